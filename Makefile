@@ -1,0 +1,47 @@
+# The two set-up commands: `make run` and `make test` (see README).
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+PG_URL ?= postgres://postgres@127.0.0.1:5432/sotasite
+
+.PHONY: run test lint check test-sqlite test-postgres postgres chromium serve
+
+# python3 is 3.12 here because .python-version selects it (pyenv).
+$(STAMP): pyproject.toml
+	python3 -c 'import sys; assert sys.version_info >= (3, 12), "Python 3.12+ needed"'
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py loaddata fixtures/areas.json
+	$(PY) manage.py load_seeds
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(VENV)/bin/gunicorn sotasite.wsgi --bind 127.0.0.1:8000 --workers 2 --access-logfile -
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(PY) manage.py makemigrations --check --dry-run
+
+check: $(STAMP)
+	SOTASITE_PRODUCTION=1 SOTASITE_SECRET_KEY=check-only-$$(date +%s)-a-long-random-enough-string-for-django \
+	SOTASITE_ALLOWED_HOSTS=example.org $(PY) manage.py check --deploy --fail-level WARNING
+
+# Browser tests drive Debian's chromium; install it when it is missing.
+chromium:
+	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+
+postgres:
+	pg_isready -h 127.0.0.1 -p 5432 -q || pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start
+	for i in $$(seq 30); do pg_isready -h 127.0.0.1 -p 5432 -q && break; sleep 1; done
+
+test-sqlite: $(STAMP) chromium
+	$(PY) -m pytest
+
+test-postgres: $(STAMP) chromium postgres
+	DATABASE_URL=$(PG_URL) $(PY) -m pytest
+
+test: lint check test-sqlite test-postgres

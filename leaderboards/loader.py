@@ -1,0 +1,410 @@
+"""Loading page files into the database.
+
+Each file is read and checked whole before anything is written, then written
+inside its own savepoint: a bad file changes nothing and the others go on.
+Files are written in chunks, one transaction a chunk, so a load of thousands
+of pages is not thousands of commits.
+"""
+
+import dataclasses
+import datetime
+from collections import Counter
+from pathlib import Path
+
+from django.db import DatabaseError, transaction
+from django.utils.text import slugify
+
+from . import derive
+from .models import (
+    Area,
+    Dataset,
+    Leaderboard,
+    LeaderboardArea,
+    Metric,
+    MetricValue,
+    Paper,
+    Row,
+    RowVerification,
+    SyntologySnapshot,
+    Task,
+)
+from .pageformat import PAGE_KEYS, ROW_KEYS, PageError, parse_timestamp, read_page, slug_of
+from .parsing import parse_metric_value
+
+CHUNK = 250
+
+
+@dataclasses.dataclass
+class LoadReport:
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    older: int = 0
+    failed: list = dataclasses.field(default_factory=list)  # (file, message)
+    warnings: list = dataclasses.field(default_factory=list)  # (file, message)
+    differences: list = dataclasses.field(default_factory=list)  # (file, path, stated, computed)
+
+    @property
+    def files(self):
+        return self.created + self.updated + self.unchanged + self.older + len(self.failed)
+
+
+def page_files(paths):
+    """Every regular, non-hidden file under the given files and folders, sorted."""
+    found = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            found.extend(
+                child
+                for child in path.rglob("*")
+                if child.is_file()
+                and not any(part.startswith(".") for part in child.relative_to(path).parts)
+            )
+        else:
+            found.append(path)
+    return sorted(found)
+
+
+def row_keys(rows):
+    """A key per row that survives re-ranking: model and paper, numbered if repeated.
+
+    Editors' decisions about a row follow this key from one file to a newer one.
+    """
+    seen = Counter()
+    keys = []
+    for row in rows:
+        base = (row["model"], derive.paper_identity(row) or "")
+        seen[base] += 1
+        keys.append((*base, seen[base]))
+    return keys
+
+
+class Catalog:
+    """Areas, tasks and datasets by slug, fetched once for a whole load."""
+
+    def __init__(self):
+        self.reset()
+
+    def reset(self):
+        self.areas = {area.name: area for area in Area.objects.all()}
+        self.tasks = {task.slug: task for task in Task.objects.all()}
+        self.datasets = {dataset.slug: dataset for dataset in Dataset.objects.all()}
+
+    def area(self, name):
+        area = self.areas.get(name)
+        if area is None:
+            # A file may name an area the fixtures do not have: make it.
+            slug = slugify(name) or "area"
+            base, n = slug, 1
+            while Area.objects.filter(slug=slug).exists():
+                n += 1
+                slug = f"{base}-{n}"
+            area = self.areas[name] = Area.objects.create(slug=slug, name=name)
+        return area
+
+    def task(self, block, description):
+        slug = slug_of(block["url"])
+        wanted = {"name": block["name"], "note": block["note"]}
+        if description is not None:
+            wanted["description"] = description
+        return self._upsert(self.tasks, Task, slug, wanted)
+
+    def dataset(self, block):
+        return self._upsert(self.datasets, Dataset, slug_of(block["url"]), {"name": block["name"]})
+
+    @staticmethod
+    def _upsert(cache, model, slug, wanted):
+        obj = cache.get(slug)
+        if obj is None:
+            obj = cache[slug] = model.objects.create(slug=slug, **wanted)
+        elif any(getattr(obj, field) != value for field, value in wanted.items()):
+            for field, value in wanted.items():
+                setattr(obj, field, value)
+            obj.save(update_fields=list(wanted))
+        return obj
+
+
+def _papers_for(rows):
+    """The Paper of every row that has a paper page, created or refreshed in bulk."""
+    wanted = {}
+    for row in rows:
+        if row["paper"]:
+            wanted.setdefault(
+                slug_of(row["paper"]),
+                {
+                    "title": row["paper_title"] or "",
+                    "url": row["paper_url"] or "",
+                    "date": row["paper_date"],
+                },
+            )
+    papers = Paper.objects.in_bulk(list(wanted), field_name="slug")
+    stale = []
+    for slug, fields in wanted.items():
+        paper = papers.get(slug)
+        if paper is None:
+            papers[slug] = Paper(slug=slug, **fields)
+        elif any(getattr(paper, name) != value for name, value in fields.items()):
+            for name, value in fields.items():
+                setattr(paper, name, value)
+            stale.append(paper)
+    Paper.objects.bulk_create([p for p in papers.values() if p.pk is None])
+    if stale:
+        Paper.objects.bulk_update(stale, ["title", "url", "date"])
+    return papers
+
+
+def _page_dates(page):
+    """The page with its dates as date objects, as the model fields want them."""
+    for row in page["rows"]:
+        if row["paper_date"] is not None:
+            row["paper_date"] = datetime.date.fromisoformat(row["paper_date"])
+
+
+class Loader:
+    def __init__(self, stdout=None, dry_run=False):
+        self.report = LoadReport()
+        self.dry_run = dry_run
+        self.stdout = stdout
+
+    def load(self, paths, progress=None):
+        files = page_files(paths)
+        catalog = Catalog()
+        for start in range(0, len(files), CHUNK):
+            chunk = files[start : start + CHUNK]
+            self._load_chunk(chunk, catalog)
+            if progress:
+                progress(min(start + CHUNK, len(files)), len(files))
+        return self.report
+
+    def _load_chunk(self, files, catalog):
+        checked = []
+        for path in files:
+            try:
+                page, sha, warnings = read_page(path.read_bytes())
+            except PageError as error:
+                self.report.failed.append((str(path), str(error)))
+                continue
+            except OSError as error:
+                self.report.failed.append((str(path), f"(file): cannot read: {error.strerror}"))
+                continue
+            self.report.warnings += [(str(path), w) for w in warnings]
+            self.report.differences += [
+                (str(path), *difference) for difference in derive.differences(page)
+            ]
+            checked.append((path, page, sha))
+        if not checked:
+            return
+        slugs = [slug_of(page["url"]) for _, page, _ in checked]
+        stored = {
+            lb.slug: lb
+            for lb in Leaderboard.objects.filter(slug__in=slugs).only(
+                "id", "slug", "source_sha256", "read_at"
+            )
+        }
+        with transaction.atomic():
+            for path, page, sha in checked:
+                slug = slug_of(page["url"])
+                read_at = parse_timestamp(page["syntology"]["read_at"], "syntology.read_at")
+                current = stored.get(slug)
+                if current is not None and current.source_sha256 == sha:
+                    self.report.unchanged += 1
+                    continue
+                if current is not None and current.read_at and read_at < current.read_at:
+                    self.report.older += 1
+                    self.report.warnings.append(
+                        (
+                            str(path),
+                            f"syntology.read_at {page['syntology']['read_at']} is older than "
+                            f"the stored {current.read_at.isoformat()}; not applied",
+                        )
+                    )
+                    continue
+                if self.dry_run:
+                    if current is None:
+                        self.report.created += 1
+                    else:
+                        self.report.updated += 1
+                    continue
+                try:
+                    with transaction.atomic():
+                        stored[slug] = self._write(page, sha, read_at, current, catalog, path)
+                except DatabaseError as error:
+                    # The savepoint is gone, and with it anything the catalog
+                    # cached from it; the file is reported and the load goes on.
+                    catalog.reset()
+                    self.report.failed.append((str(path), f"(database): {error}"))
+                    continue
+                if current is None:
+                    self.report.created += 1
+                else:
+                    self.report.updated += 1
+
+    def _write(self, page, sha, read_at, current, catalog, path):
+        _page_dates(page)
+        description = page["description"] if page["description_from"] == "task" else None
+        task = catalog.task(page["task"], description)
+        dataset = catalog.dataset(page["dataset"])
+        areas = [catalog.area(name) for name in page["categories"]]
+        category = catalog.area(page["category"]) if page["category"] else None
+        fields = {
+            "task": task,
+            "dataset": dataset,
+            "category": category,
+            "category_note": page["category_note"],
+            "description": page["description"],
+            "description_from": page["description_from"],
+            "source": page["source"],
+            "direction_note": page["metric_direction"]["note"],
+            "extra": {key: page[key] for key in page if key not in PAGE_KEYS},
+            "source_sha256": sha,
+            "read_at": read_at,
+            "row_count": len(page["rows"]),
+        }
+        slug = slug_of(page["url"])
+        carried_rows, carried_metrics = {}, {}
+        if current is None:
+            leaderboard = Leaderboard.objects.create(slug=slug, **fields)
+        else:
+            leaderboard = Leaderboard.objects.get(pk=current.pk)
+            for name, value in fields.items():
+                setattr(leaderboard, name, value)
+            carried_rows, carried_metrics = self._editorial_state(leaderboard)
+            leaderboard.rows.all().delete()
+            leaderboard.metrics.all().delete()
+            leaderboard.area_links.all().delete()
+        LeaderboardArea.objects.bulk_create(
+            LeaderboardArea(leaderboard=leaderboard, area=area, position=index)
+            for index, area in enumerate(areas)
+        )
+        metrics = self._write_metrics(leaderboard, page, carried_metrics, path)
+        rows = self._write_rows(leaderboard, page, metrics, carried_rows, path)
+        leaderboard.row_count = sum(1 for row in rows if not row.withheld)
+        leaderboard.save()
+        self._write_snapshot(leaderboard, page, sha, read_at, rows)
+        return leaderboard
+
+    @staticmethod
+    def _editorial_state(leaderboard):
+        stored_rows = list(
+            leaderboard.rows.select_related("paper")
+            .order_by("rank")
+            .values(
+                "model", "paper__slug", "paper_url", "paper_title", "withheld", "withheld_reason"
+            )
+        )
+        as_page_rows = [
+            {
+                "model": row["model"],
+                "paper": row["paper__slug"] and f"/paper/{row['paper__slug']}",
+                "paper_url": row["paper_url"],
+                "paper_title": row["paper_title"],
+            }
+            for row in stored_rows
+        ]
+        rows = {
+            key: (row["withheld"], row["withheld_reason"])
+            for key, row in zip(row_keys(as_page_rows), stored_rows, strict=True)
+            if row["withheld"]
+        }
+        metrics = dict(
+            leaderboard.metrics.exclude(editor_direction=None).values_list(
+                "name", "editor_direction"
+            )
+        )
+        return rows, metrics
+
+    def _write_metrics(self, leaderboard, page, carried, path):
+        by_metric = page["metric_direction"]["by_metric"]
+        metrics = Metric.objects.bulk_create(
+            Metric(
+                leaderboard=leaderboard,
+                name=name,
+                position=index,
+                source_direction=by_metric[name],
+                editor_direction=carried.pop(name, None),
+            )
+            for index, name in enumerate(page["metrics"])
+        )
+        for name, direction in carried.items():
+            self.report.warnings.append(
+                (
+                    str(path),
+                    f"metric {name!r}, given direction {direction!r} by an editor, "
+                    "is not in the newer file; the decision is dropped",
+                )
+            )
+        return {metric.name: metric for metric in metrics}
+
+    def _write_rows(self, leaderboard, page, metrics, carried, path):
+        papers = _papers_for(page["rows"])
+        rows = []
+        for key, data in zip(row_keys(page["rows"]), page["rows"], strict=True):
+            withheld, reason = carried.pop(key, (False, ""))
+            rows.append(
+                Row(
+                    leaderboard=leaderboard,
+                    rank=data["rank_in_archive_order"],
+                    model=data["model"],
+                    uses_additional_data=data["uses_additional_data"],
+                    paper=papers[slug_of(data["paper"])] if data["paper"] else None,
+                    paper_title=data["paper_title"],
+                    paper_url=data["paper_url"],
+                    paper_date=data["paper_date"],
+                    code=data["code"],
+                    n_code_links=data["n_code_links"],
+                    extra={k: data[k] for k in data if k not in ROW_KEYS},
+                    withheld=withheld,
+                    withheld_reason=reason,
+                )
+            )
+        for key in carried:
+            self.report.warnings.append(
+                (
+                    str(path),
+                    f"row {key[0]!r} ({key[1]}), withheld by an editor, is not in the newer file",
+                )
+            )
+        Row.objects.bulk_create(rows)
+        MetricValue.objects.bulk_create(
+            MetricValue(
+                row=row,
+                metric=metrics[name],
+                raw=raw,
+                number=parse_metric_value(raw),
+                position=position,
+            )
+            for row, data in zip(rows, page["rows"], strict=True)
+            for position, (name, raw) in enumerate(data["metrics"].items())
+        )
+        return rows
+
+    def _write_snapshot(self, leaderboard, page, sha, read_at, rows):
+        block = page["syntology"]
+        known = {"read_at", "claim", *derive.syntology_figures([]).keys()}
+        fields = {
+            "read_at_text": block["read_at"],
+            "claim": block["claim"],
+            "distinct_papers_note": (block.get("samples_over_distinct_papers") or {}).get("note"),
+            "row_weighted_note": (block.get("samples_row_weighted") or {}).get("note"),
+            "since_archive": page["since_archive"],
+            "extra": {key: block[key] for key in block if key not in known},
+            "source_sha256": sha,
+        }
+        snapshot, created = SyntologySnapshot.objects.update_or_create(
+            leaderboard=leaderboard, read_at=read_at, defaults=fields
+        )
+        if not created:
+            snapshot.verifications.all().delete()
+        RowVerification.objects.bulk_create(
+            RowVerification(
+                snapshot=snapshot,
+                row=row,
+                rank=row.rank,
+                model=row.model,
+                n_ran=data["syntology"]["n_ran"],
+                n_unverified=data["syntology"]["n_unverified"],
+                n_pointer_only_licence=data["syntology"]["n_pointer_only_licence"],
+            )
+            for row, data in zip(rows, page["rows"], strict=True)
+            if data["syntology"] is not None
+        )

@@ -1,0 +1,45 @@
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from leaderboards.loader import Loader
+
+
+class Command(BaseCommand):
+    help = (
+        "Load leaderboard page files (SPEC 1) from files and folders; every file "
+        "under a folder is read, whatever its extension. Default: the seeds folder."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("paths", nargs="*", help="files or folders of page files")
+        parser.add_argument(
+            "--dry-run", action="store_true", help="check the files and report, write nothing"
+        )
+
+    def handle(self, *args, paths, dry_run, verbosity, **options):
+        paths = paths or [settings.SEEDS_DIR]
+        loader = Loader(dry_run=dry_run)
+        report = loader.load(paths, progress=self._progress if verbosity else None)
+        for path, message in report.failed:
+            self.stderr.write(self.style.ERROR(f"{path}: {message}"))
+        for path, message in report.warnings:
+            self.stderr.write(self.style.WARNING(f"{path}: {message}"))
+        for path, field, stated, computed in report.differences:
+            self.stdout.write(
+                self.style.WARNING(f"{path}: {field} stated {stated!r}, computed {computed!r}")
+            )
+        verb = "would be" if dry_run else ""
+        summary = (
+            f"{report.files} files: {report.created} created, {report.updated} updated, "
+            f"{report.unchanged} unchanged, {report.older} older than stored, "
+            f"{len(report.failed)} failed"
+        )
+        if dry_run:
+            summary += f" (dry run: nothing written; counts are what {verb} done)"
+        self.stdout.write(summary)
+        if report.failed:
+            raise CommandError(f"{len(report.failed)} of {report.files} files failed to load")
+
+    def _progress(self, done, total):
+        if total >= 1000:
+            self.stderr.write(f"  {done}/{total} files", ending="\n")

@@ -1,0 +1,379 @@
+"""Tasks, datasets, papers and leaderboards, as the page files describe them.
+
+Fields named `source_*` (and the verbatim JSON blocks) hold what a file said;
+fields named `editor_*` and the withheld flag hold what an editor decided. A
+re-load writes only the first kind.
+"""
+
+import json
+
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+
+class OrderedJSONField(models.TextField):
+    """JSON stored as text, so key order survives every database.
+
+    PostgreSQL's jsonb sorts object keys, and the export must give back a
+    file's keys in the file's order.
+    """
+
+    def from_db_value(self, value, expression, connection):
+        return None if value is None else json.loads(value)
+
+    def to_python(self, value):
+        if isinstance(value, str):
+            return json.loads(value)
+        return value
+
+    def get_prep_value(self, value):
+        if value is None:
+            return None
+        return json.dumps(value, ensure_ascii=False)
+
+    def value_to_string(self, obj):
+        return self.get_prep_value(self.value_from_object(obj))
+
+
+class Direction(models.TextChoices):
+    HIGHER = "higher", "higher is better"
+    LOWER = "lower", "lower is better"
+    UNKNOWN = "unknown", "unknown"
+
+
+class Area(models.Model):
+    slug = models.SlugField(max_length=200, unique=True)
+    name = models.CharField(max_length=200, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("leaderboards:area", args=[self.slug])
+
+
+class Task(models.Model):
+    slug = models.SlugField(max_length=300, unique=True)
+    name = models.CharField(max_length=500)
+    note = models.TextField(null=True, blank=True)
+    description = models.TextField(blank=True, default="")
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="subtasks"
+    )
+    areas = models.ManyToManyField(Area, blank=True, related_name="tasks")
+
+    class Meta:
+        ordering = ["name"]
+        indexes = [models.Index(fields=["name"], name="task_name_idx")]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("leaderboards:task", args=[self.slug])
+
+
+class Dataset(models.Model):
+    slug = models.SlugField(max_length=300, unique=True)
+    name = models.CharField(max_length=500)
+    description = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["name"]
+        indexes = [models.Index(fields=["name"], name="dataset_name_idx")]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("leaderboards:dataset", args=[self.slug])
+
+
+class Paper(models.Model):
+    slug = models.SlugField(max_length=300, unique=True)
+    title = models.TextField(blank=True, default="")
+    url = models.TextField(blank=True, default="")
+    date = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-date", "title"]
+        indexes = [models.Index(fields=["date"], name="paper_date_idx")]
+
+    def __str__(self):
+        return self.title or self.slug
+
+    def get_absolute_url(self):
+        return reverse("leaderboards:paper", args=[self.slug])
+
+
+class LeaderboardQuerySet(models.QuerySet):
+    def for_page(self):
+        """Everything the page header needs, in one query plus two prefetches."""
+        return self.select_related("task", "dataset", "category").prefetch_related(
+            models.Prefetch(
+                "area_links",
+                queryset=LeaderboardArea.objects.select_related("area").order_by("position"),
+            ),
+            models.Prefetch("metrics", queryset=Metric.objects.order_by("position")),
+        )
+
+
+class Leaderboard(models.Model):
+    slug = models.SlugField(max_length=300, unique=True)
+    task = models.ForeignKey(Task, on_delete=models.PROTECT, related_name="leaderboards")
+    dataset = models.ForeignKey(Dataset, on_delete=models.PROTECT, related_name="leaderboards")
+    category = models.ForeignKey(
+        Area, null=True, on_delete=models.PROTECT, related_name="main_leaderboards"
+    )
+    category_note = models.TextField(null=True, blank=True)
+    description = models.TextField(null=True, blank=True)
+    description_from = models.CharField(max_length=100, null=True, blank=True)
+    # The file's `source` block, verbatim; its spam count is the archive's,
+    # to which the export adds the rows editors withheld.
+    source = OrderedJSONField(default=dict)
+    direction_note = models.TextField(null=True, blank=True)
+    # Top-level keys this site does not know, exported as they came.
+    extra = OrderedJSONField(default=dict, blank=True)
+    source_sha256 = models.CharField(max_length=64, blank=True, default="")
+    read_at = models.DateTimeField(null=True, blank=True)
+    row_count = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = LeaderboardQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["slug"]
+        indexes = [
+            models.Index(fields=["task", "dataset"], name="leaderboard_task_dataset_idx"),
+        ]
+
+    def __str__(self):
+        return f"{self.task.name} on {self.dataset.name}"
+
+    def get_absolute_url(self):
+        return reverse("leaderboards:leaderboard", args=[self.slug])
+
+    @property
+    def path(self):
+        return f"/sota/{self.slug}"
+
+
+class LeaderboardArea(models.Model):
+    """The page's `categories`, in the file's order."""
+
+    leaderboard = models.ForeignKey(
+        Leaderboard, on_delete=models.CASCADE, related_name="area_links"
+    )
+    area = models.ForeignKey(Area, on_delete=models.PROTECT, related_name="leaderboard_links")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["leaderboard", "area"], name="leaderboard_area_unique"),
+            models.UniqueConstraint(
+                fields=["leaderboard", "position"], name="leaderboard_area_position_unique"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.leaderboard_id}: {self.area_id}"
+
+
+class Metric(models.Model):
+    leaderboard = models.ForeignKey(Leaderboard, on_delete=models.CASCADE, related_name="metrics")
+    name = models.CharField(max_length=300)
+    position = models.PositiveSmallIntegerField()
+    # As the file wrote it: null, "higher", "lower", or a value this site does
+    # not recognise, kept so the export gives it back.
+    source_direction = models.CharField(max_length=100, null=True, blank=True)
+    editor_direction = models.CharField(
+        max_length=10, choices=Direction.choices, null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ["leaderboard", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["leaderboard", "name"], name="metric_name_unique"),
+            models.UniqueConstraint(
+                fields=["leaderboard", "position"], name="metric_position_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(editor_direction__isnull=True)
+                | Q(editor_direction__in=Direction.values),
+                name="metric_editor_direction_valid",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def direction(self):
+        """ "higher", "lower" or None: the editor's word first, then the file's."""
+        if self.editor_direction:
+            return None if self.editor_direction == Direction.UNKNOWN else self.editor_direction
+        if self.source_direction in (Direction.HIGHER, Direction.LOWER):
+            return self.source_direction
+        return None
+
+    @property
+    def direction_set_by(self):
+        if self.editor_direction:
+            return "editor"
+        return "file" if self.source_direction is not None else None
+
+    @property
+    def exported_direction(self):
+        """What `by_metric` says for this metric in the page file."""
+        if self.editor_direction:
+            return self.direction
+        return self.source_direction
+
+
+class RowQuerySet(models.QuerySet):
+    def shown(self):
+        return self.filter(withheld=False)
+
+    def for_page(self):
+        """Rows in archive order with their paper and values, in two queries."""
+        return (
+            self.shown()
+            .select_related("paper")
+            .prefetch_related(
+                models.Prefetch(
+                    "values",
+                    queryset=MetricValue.objects.select_related("metric").order_by("position"),
+                )
+            )
+            .order_by("rank")
+        )
+
+
+class Row(models.Model):
+    leaderboard = models.ForeignKey(Leaderboard, on_delete=models.CASCADE, related_name="rows")
+    rank = models.PositiveIntegerField(help_text="rank_in_archive_order")
+    model = models.TextField()
+    uses_additional_data = models.BooleanField(default=False)
+    paper = models.ForeignKey(
+        Paper, null=True, blank=True, on_delete=models.PROTECT, related_name="rows"
+    )
+    # The row's own copy of its paper's details, as the file wrote them.
+    paper_title = models.TextField(null=True, blank=True)
+    paper_url = models.TextField(null=True, blank=True)
+    paper_date = models.DateField(null=True, blank=True)
+    code = models.TextField(null=True, blank=True)
+    n_code_links = models.PositiveIntegerField(default=0)
+    extra = OrderedJSONField(default=dict, blank=True)
+    withheld = models.BooleanField(default=False)
+    withheld_reason = models.TextField(blank=True, default="")
+
+    objects = RowQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["leaderboard", "rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["leaderboard", "rank"], name="row_rank_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["paper_date"], name="row_paper_date_idx"),
+        ]
+
+    def __str__(self):
+        return f"#{self.rank} {self.model}"
+
+
+class MetricValue(models.Model):
+    row = models.ForeignKey(Row, on_delete=models.CASCADE, related_name="values")
+    metric = models.ForeignKey(Metric, on_delete=models.CASCADE, related_name="values")
+    raw = models.TextField(null=True, blank=True)
+    number = models.FloatField(null=True, blank=True)
+    # Where the key stood in the row's `metrics` object, for an exact export.
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["row", "metric"], name="value_row_metric_unique"),
+        ]
+        indexes = [models.Index(fields=["metric", "number"], name="value_metric_number_idx")]
+
+    def __str__(self):
+        return f"{self.metric_id}={self.raw}"
+
+
+class SnapshotQuerySet(models.QuerySet):
+    def newest_first(self):
+        return self.order_by("-read_at")
+
+
+class SyntologySnapshot(models.Model):
+    """One read of Syntology for a page: its claim, row counters and since-archive block."""
+
+    leaderboard = models.ForeignKey(Leaderboard, on_delete=models.CASCADE, related_name="snapshots")
+    read_at = models.DateTimeField()
+    read_at_text = models.CharField(max_length=64)
+    claim = models.TextField(null=True, blank=True)
+    distinct_papers_note = models.TextField(null=True, blank=True)
+    row_weighted_note = models.TextField(null=True, blank=True)
+    since_archive = OrderedJSONField(null=True, blank=True)
+    extra = OrderedJSONField(default=dict, blank=True)
+    source_sha256 = models.CharField(max_length=64, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = SnapshotQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["leaderboard", "-read_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["leaderboard", "read_at"], name="snapshot_read_at_unique"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.leaderboard_id} @ {self.read_at_text}"
+
+
+class RowVerification(models.Model):
+    """A row's Syntology counters in one snapshot.
+
+    Rank and model are copied so an old snapshot still reads after a newer
+    file replaced the rows it described.
+    """
+
+    snapshot = models.ForeignKey(
+        SyntologySnapshot, on_delete=models.CASCADE, related_name="verifications"
+    )
+    row = models.ForeignKey(
+        Row, null=True, blank=True, on_delete=models.SET_NULL, related_name="verifications"
+    )
+    rank = models.PositiveIntegerField()
+    model = models.TextField()
+    n_ran = models.PositiveIntegerField()
+    n_unverified = models.PositiveIntegerField()
+    n_pointer_only_licence = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["snapshot", "rank"], name="verification_snapshot_rank_unique"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.model}: {self.n_ran}/{self.n_samples}"
+
+    @property
+    def n_samples(self):
+        return self.n_ran + self.n_unverified
+
+    def as_block(self):
+        return {
+            "n_ran": self.n_ran,
+            "n_unverified": self.n_unverified,
+            "n_samples": self.n_samples,
+            "n_pointer_only_licence": self.n_pointer_only_licence,
+        }

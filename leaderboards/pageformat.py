@@ -1,0 +1,282 @@
+"""The page file format (SPEC 1): reading a file and checking it whole.
+
+`read_page` turns bytes into a checked page dict or raises `PageError` naming
+the JSON path and what is wrong there; nothing here touches the database.
+"""
+
+import datetime
+import hashlib
+import json
+import re
+
+PAGE_KEYS = (
+    "url", "task", "dataset", "category", "categories", "category_note",
+    "description", "description_from", "source", "metrics", "metric_direction",
+    "counts", "rows", "since_archive", "syntology",
+)  # fmt: skip
+ROW_KEYS = (
+    "rank_in_archive_order", "model", "metrics", "uses_additional_data",
+    "paper_date", "paper", "paper_url", "paper_title", "code", "n_code_links",
+    "syntology",
+)  # fmt: skip
+ROW_COUNTERS = ("n_ran", "n_unverified", "n_samples", "n_pointer_only_licence")
+KNOWN_DIRECTIONS = ("higher", "lower")
+
+_SLUG = r"[-a-zA-Z0-9_]+"
+_PATHS = {
+    "sota": re.compile(rf"/sota/({_SLUG})"),
+    "task": re.compile(rf"/task/({_SLUG})"),
+    "dataset": re.compile(rf"/dataset/({_SLUG})"),
+    "paper": re.compile(rf"/paper/({_SLUG})"),
+}
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+class PageError(ValueError):
+    """A page file that cannot be loaded: where in the JSON, and why."""
+
+    def __init__(self, path, message):
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        self.message = message
+
+
+def _type_name(value):
+    return {
+        dict: "an object", list: "a list", str: "a string", bool: "true/false",
+        int: "an integer", float: "a number", type(None): "null",
+    }.get(type(value), type(value).__name__)  # fmt: skip
+
+
+def _object(value, path, required, optional=(), extra_ok=False):
+    """Check an object's keys; return those this format does not define."""
+    if not isinstance(value, dict):
+        raise PageError(path, f"expected an object, found {_type_name(value)}")
+    for key in required:
+        if key not in value:
+            raise PageError(path, f"missing field {key!r}")
+    unknown = [key for key in value if key not in required and key not in optional]
+    if unknown and not extra_ok:
+        raise PageError(path, f"unknown field {unknown[0]!r}")
+    return unknown
+
+
+def _string(value, path, nullable=False, non_empty=False):
+    if value is None and nullable:
+        return None
+    if not isinstance(value, str):
+        expected = "a string or null" if nullable else "a string"
+        raise PageError(path, f"expected {expected}, found {_type_name(value)}")
+    if non_empty and not value.strip():
+        raise PageError(path, "must not be empty")
+    return value
+
+
+def _integer(value, path, minimum=0):
+    # bool is an int in Python; true is no count.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PageError(path, f"expected an integer, found {_type_name(value)}")
+    if value < minimum:
+        raise PageError(path, f"must be at least {minimum}, found {value}")
+    return value
+
+
+def _boolean(value, path):
+    if not isinstance(value, bool):
+        raise PageError(path, f"expected true or false, found {_type_name(value)}")
+    return value
+
+
+def _site_path(value, path, kind, nullable=False):
+    text = _string(value, path, nullable=nullable)
+    if text is None:
+        return None
+    match = _PATHS[kind].fullmatch(text)
+    if not match:
+        raise PageError(path, f"expected a path like /{kind}/<slug>, found {text!r}")
+    return match.group(1)
+
+
+def _date(value, path):
+    text = _string(value, path, nullable=True)
+    if text is None:
+        return None
+    if _DATE.fullmatch(text):
+        try:
+            return datetime.date.fromisoformat(text)
+        except ValueError:
+            pass
+    raise PageError(path, f"expected a date YYYY-MM-DD or null, found {text!r}")
+
+
+def parse_timestamp(value, path):
+    text = _string(value, path, non_empty=True)
+    try:
+        moment = datetime.datetime.fromisoformat(text)
+    except ValueError:
+        raise PageError(path, f"expected an ISO 8601 timestamp, found {text!r}") from None
+    if moment.tzinfo is None:
+        raise PageError(path, f"timestamp {text!r} has no time zone")
+    return moment
+
+
+def _check_row(row, path, metric_names):
+    _object(row, path, ROW_KEYS, extra_ok=True)
+    _integer(row["rank_in_archive_order"], f"{path}.rank_in_archive_order", minimum=1)
+    _string(row["model"], f"{path}.model")
+    values = row["metrics"]
+    if not isinstance(values, dict):
+        raise PageError(f"{path}.metrics", f"expected an object, found {_type_name(values)}")
+    for name, value in values.items():
+        if name not in metric_names:
+            raise PageError(f"{path}.metrics", f"{name!r} is not one of the page's metrics")
+        _string(value, f"{path}.metrics.{name}", nullable=True)
+    _boolean(row["uses_additional_data"], f"{path}.uses_additional_data")
+    _date(row["paper_date"], f"{path}.paper_date")
+    _site_path(row["paper"], f"{path}.paper", "paper", nullable=True)
+    _string(row["paper_url"], f"{path}.paper_url", nullable=True)
+    _string(row["paper_title"], f"{path}.paper_title", nullable=True)
+    _string(row["code"], f"{path}.code", nullable=True)
+    _integer(row["n_code_links"], f"{path}.n_code_links")
+    block = row["syntology"]
+    if block is not None:
+        _object(block, f"{path}.syntology", ROW_COUNTERS)
+        for name in ROW_COUNTERS:
+            _integer(block[name], f"{path}.syntology.{name}")
+
+
+def _check_metrics(page):
+    names = page["metrics"]
+    if not isinstance(names, list):
+        raise PageError("metrics", f"expected a list, found {_type_name(names)}")
+    for index, name in enumerate(names):
+        _string(name, f"metrics[{index}]", non_empty=True)
+        if name in names[:index]:
+            raise PageError(f"metrics[{index}]", f"metric {name!r} is listed twice")
+    directions = page["metric_direction"]
+    _object(directions, "metric_direction", ("note", "by_metric"))
+    _string(directions["note"], "metric_direction.note", nullable=True)
+    by_metric = directions["by_metric"]
+    if not isinstance(by_metric, dict):
+        raise PageError("metric_direction.by_metric", "expected an object")
+    if set(by_metric) != set(names):
+        missing = [name for name in names if name not in by_metric]
+        stray = [name for name in by_metric if name not in names]
+        what = (
+            f"no direction for {missing[0]!r}"
+            if missing
+            else (f"{stray[0]!r} is not one of the page's metrics")
+        )
+        raise PageError("metric_direction.by_metric", what)
+    warnings = []
+    for name, value in by_metric.items():
+        _string(value, f"metric_direction.by_metric.{name}", nullable=True)
+        if value is not None and value not in KNOWN_DIRECTIONS:
+            warnings.append(
+                f"metric_direction.by_metric.{name}: unknown direction {value!r} "
+                "kept as written; the chart treats it as unknown"
+            )
+    return set(names), warnings
+
+
+def _check_syntology(block):
+    _object(block, "syntology", ("read_at", "claim"), extra_ok=True)
+    parse_timestamp(block["read_at"], "syntology.read_at")
+    _string(block["claim"], "syntology.claim", nullable=True)
+    for name in ("samples_over_distinct_papers", "samples_row_weighted"):
+        sums = block.get(name)
+        if sums is not None:
+            _object(sums, f"syntology.{name}", (), optional=(*ROW_COUNTERS, "note"))
+            _string(sums.get("note"), f"syntology.{name}.note", nullable=True)
+
+
+def _check_since_archive(block):
+    if block is None:
+        return
+    _object(block, "since_archive", ("columns", "entries"), extra_ok=True)
+    columns = block["columns"]
+    if not isinstance(columns, list) or not all(isinstance(c, str) for c in columns):
+        raise PageError("since_archive.columns", "expected a list of column names")
+    entries = block["entries"]
+    if not isinstance(entries, list):
+        raise PageError("since_archive.entries", f"expected a list, found {_type_name(entries)}")
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            raise PageError(f"since_archive.entries[{index}]", "expected an object")
+    measurement = block.get("measurement")
+    if measurement is not None:
+        _object(measurement, "since_archive.measurement", ("judged_true", "judged"), extra_ok=True)
+        judged = _integer(measurement["judged"], "since_archive.measurement.judged")
+        judged_true = _integer(measurement["judged_true"], "since_archive.measurement.judged_true")
+        if judged_true > judged:
+            raise PageError(
+                "since_archive.measurement.judged_true",
+                f"{judged_true} judged true out of {judged} judged",
+            )
+
+
+def check_page(page):
+    """Check a parsed page against SPEC 1; return warnings, raise PageError."""
+    unknown = _object(page, "(top level)", PAGE_KEYS, extra_ok=True)
+    warnings = [f"(top level): unknown field {key!r} kept as written" for key in unknown]
+    _site_path(page["url"], "url", "sota")
+    _object(page["task"], "task", ("name", "url", "note"))
+    _string(page["task"]["name"], "task.name", non_empty=True)
+    _site_path(page["task"]["url"], "task.url", "task")
+    _string(page["task"]["note"], "task.note", nullable=True)
+    _object(page["dataset"], "dataset", ("name", "url"))
+    _string(page["dataset"]["name"], "dataset.name", non_empty=True)
+    _site_path(page["dataset"]["url"], "dataset.url", "dataset")
+    _string(page["category"], "category", nullable=True)
+    categories = page["categories"]
+    if not isinstance(categories, list):
+        raise PageError("categories", f"expected a list, found {_type_name(categories)}")
+    for index, name in enumerate(categories):
+        _string(name, f"categories[{index}]", non_empty=True)
+        if name in categories[:index]:
+            raise PageError(f"categories[{index}]", f"area {name!r} is listed twice")
+    _string(page["category_note"], "category_note", nullable=True)
+    _string(page["description"], "description", nullable=True)
+    _string(page["description_from"], "description_from", nullable=True)
+    _object(page["source"], "source", ("rows_withheld_as_spam",), extra_ok=True)
+    _integer(page["source"]["rows_withheld_as_spam"], "source.rows_withheld_as_spam")
+    metric_names, direction_warnings = _check_metrics(page)
+    warnings += direction_warnings
+    if not isinstance(page["counts"], dict):
+        raise PageError("counts", f"expected an object, found {_type_name(page['counts'])}")
+    rows = page["rows"]
+    if not isinstance(rows, list):
+        raise PageError("rows", f"expected a list, found {_type_name(rows)}")
+    ranks = set()
+    for index, row in enumerate(rows):
+        _check_row(row, f"rows[{index}]", metric_names)
+        rank = row["rank_in_archive_order"]
+        if rank in ranks:
+            raise PageError(f"rows[{index}].rank_in_archive_order", f"rank {rank} appears twice")
+        ranks.add(rank)
+    _check_since_archive(page["since_archive"])
+    _check_syntology(page["syntology"])
+    return warnings
+
+
+def read_page(data):
+    """Parse and check page bytes: (page, sha256, warnings) or PageError."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise PageError("(file)", f"not UTF-8 text (byte {error.start})") from None
+    try:
+        page = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise PageError(
+            "(file)", f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}"
+        ) from None
+    except RecursionError:
+        raise PageError("(file)", "JSON nested too deeply") from None
+    warnings = check_page(page)
+    return page, hashlib.sha256(data).hexdigest(), warnings
+
+
+def slug_of(site_path):
+    """The slug at the end of a validated site path like /task/<slug>."""
+    return site_path.rsplit("/", 1)[1]

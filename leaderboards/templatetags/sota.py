@@ -1,0 +1,19 @@
+from urllib.parse import urlsplit
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def http_url(value):
+    """The URL if it is http(s) with a host, else "": data decides no other scheme."""
+    if not value or not isinstance(value, str):
+        return ""
+    try:
+        parts = urlsplit(value.strip())
+    except ValueError:
+        return ""
+    if parts.scheme.lower() in ("http", "https") and parts.netloc:
+        return value.strip()
+    return ""

@@ -1,0 +1,85 @@
+import copy
+import json
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED_FILE = ROOT / "seeds" / "000_fb04590d24745268.txt"
+SEED_SLUG = "out-of-distribution-detection-on-imagenet-1k-8"
+# Real Papers with Code samples, read where they lie (never copied in).
+PWC_DATA = ROOT.parent / "shared" / "data" / "pwc"
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock():
+        call_command("loaddata", ROOT / "fixtures" / "areas.json", verbosity=0)
+
+
+@pytest.fixture
+def seed_page():
+    """A fresh parsed copy of the real seed page, to change in a test."""
+    return json.loads(SEED_FILE.read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def write_page(tmp_path):
+    """Write a page dict as a file and return its path."""
+    counter = iter(range(10**6))
+
+    def write(page, name=None):
+        path = tmp_path / (name or f"page-{next(counter)}.json")
+        path.write_text(json.dumps(page, ensure_ascii=False), encoding="utf-8")
+        return path
+
+    return write
+
+
+@pytest.fixture
+def load(db):
+    """Run load_seeds on paths; return (exit ok, stdout, stderr)."""
+    import io
+
+    from django.core.management.base import CommandError
+
+    def run(*paths, dry_run=False):
+        out, err = io.StringIO(), io.StringIO()
+        ok = True
+        try:
+            call_command("load_seeds", *map(str, paths), dry_run=dry_run, stdout=out, stderr=err)
+        except CommandError as error:
+            ok = False
+            err.write(str(error))
+        return ok, out.getvalue(), err.getvalue()
+
+    return run
+
+
+@pytest.fixture
+def seeded(load):
+    ok, out, err = load(SEED_FILE)
+    assert ok, err
+    from leaderboards.models import Leaderboard
+
+    return Leaderboard.objects.get(slug=SEED_SLUG)
+
+
+def scaled_page(page, rows):
+    """The seed page with its rows repeated to `rows` rows, figures kept true."""
+    from leaderboards import derive
+
+    page = copy.deepcopy(page)
+    base = page["rows"]
+    page["rows"] = []
+    for index in range(rows):
+        row = copy.deepcopy(base[index % len(base)])
+        row["rank_in_archive_order"] = index + 1
+        row["model"] = f"{row['model']} #{index}"
+        page["rows"].append(row)
+    page["counts"] = derive.page_counts(page["rows"])
+    page["syntology"].update(derive.syntology_figures(page["rows"]))
+    for name in ("samples_over_distinct_papers", "samples_row_weighted"):
+        page["syntology"][name]["note"] = "n"
+    return page
