@@ -30,6 +30,7 @@ from .models import (
 )
 from .pageformat import PAGE_KEYS, ROW_KEYS, PageError, parse_timestamp, read_page, slug_of
 from .parsing import parse_metric_value
+from .stats import refresh_counts, refresh_leaderboard
 
 CHUNK = 250
 
@@ -174,6 +175,8 @@ class Loader:
             self._load_chunk(chunk, catalog)
             if progress:
                 progress(min(start + CHUNK, len(files)), len(files))
+        if self.report.created or self.report.updated:
+            refresh_counts()
         return self.report
 
     def _load_chunk(self, files, catalog):
@@ -258,7 +261,6 @@ class Loader:
             "extra": {key: page[key] for key in page if key not in PAGE_KEYS},
             "source_sha256": sha,
             "read_at": read_at,
-            "row_count": len(page["rows"]),
         }
         slug = slug_of(page["url"])
         carried_rows, carried_metrics = {}, {}
@@ -278,9 +280,9 @@ class Loader:
         )
         metrics = self._write_metrics(leaderboard, page, carried_metrics, path)
         rows = self._write_rows(leaderboard, page, metrics, carried_rows, path)
-        leaderboard.row_count = sum(1 for row in rows if not row.withheld)
         leaderboard.save()
         self._write_snapshot(leaderboard, page, sha, read_at, rows)
+        refresh_leaderboard(leaderboard)
         return leaderboard
 
     @staticmethod

@@ -45,6 +45,9 @@ class Direction(models.TextChoices):
 class Area(models.Model):
     slug = models.SlugField(max_length=200, unique=True)
     name = models.CharField(max_length=200, unique=True)
+    # Kept by stats.refresh_counts() after every load, for lists sorted by size.
+    task_count = models.PositiveIntegerField(default=0)
+    leaderboard_count = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["name"]
@@ -61,14 +64,24 @@ class Task(models.Model):
     name = models.CharField(max_length=500)
     note = models.TextField(null=True, blank=True)
     description = models.TextField(blank=True, default="")
+    synonyms = OrderedJSONField(default=list, blank=True)
+    source_link = models.TextField(blank=True, default="")
     parent = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="subtasks"
     )
     areas = models.ManyToManyField(Area, blank=True, related_name="tasks")
+    editor_description = models.TextField(null=True, blank=True)
+    editor_note = models.TextField(null=True, blank=True)
+    leaderboard_count = models.PositiveIntegerField(default=0)
+    row_count = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["name"]
-        indexes = [models.Index(fields=["name"], name="task_name_idx")]
+        indexes = [
+            models.Index(fields=["name"], name="task_name_idx"),
+            models.Index(fields=["leaderboard_count"], name="task_leaderboard_count_idx"),
+            models.Index(fields=["row_count"], name="task_row_count_idx"),
+        ]
 
     def __str__(self):
         return self.name
@@ -76,15 +89,35 @@ class Task(models.Model):
     def get_absolute_url(self):
         return reverse("leaderboards:task", args=[self.slug])
 
+    @property
+    def shown_description(self):
+        """The editor's text where there is one, else the source's."""
+        return self.description if self.editor_description is None else self.editor_description
+
+    @property
+    def shown_note(self):
+        return self.note if self.editor_note is None else self.editor_note
+
 
 class Dataset(models.Model):
     slug = models.SlugField(max_length=300, unique=True)
     name = models.CharField(max_length=500)
+    full_name = models.TextField(blank=True, default="")
     description = models.TextField(blank=True, default="")
+    url = models.TextField(blank=True, default="")
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="subdatasets"
+    )
+    editor_description = models.TextField(null=True, blank=True)
+    leaderboard_count = models.PositiveIntegerField(default=0)
+    row_count = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["name"]
-        indexes = [models.Index(fields=["name"], name="dataset_name_idx")]
+        indexes = [
+            models.Index(fields=["name"], name="dataset_name_idx"),
+            models.Index(fields=["leaderboard_count"], name="dataset_leaderboard_count_idx"),
+        ]
 
     def __str__(self):
         return self.name
@@ -92,16 +125,28 @@ class Dataset(models.Model):
     def get_absolute_url(self):
         return reverse("leaderboards:dataset", args=[self.slug])
 
+    @property
+    def shown_description(self):
+        return self.description if self.editor_description is None else self.editor_description
+
 
 class Paper(models.Model):
     slug = models.SlugField(max_length=300, unique=True)
     title = models.TextField(blank=True, default="")
     url = models.TextField(blank=True, default="")
     date = models.DateField(null=True, blank=True)
+    arxiv_id = models.CharField(max_length=32, blank=True, default="", db_index=True)
+    # Kept by stats.refresh_counts(): any shown row with an http(s) code link,
+    # any row whose code samples ran in the newest snapshot.
+    has_code = models.BooleanField(default=False)
+    verified = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-date", "title"]
-        indexes = [models.Index(fields=["date"], name="paper_date_idx")]
+        indexes = [
+            models.Index(fields=["date"], name="paper_date_idx"),
+            models.Index(fields=["title"], name="paper_title_idx"),
+        ]
 
     def __str__(self):
         return self.title or self.slug
@@ -140,7 +185,12 @@ class Leaderboard(models.Model):
     extra = OrderedJSONField(default=dict, blank=True)
     source_sha256 = models.CharField(max_length=64, blank=True, default="")
     read_at = models.DateTimeField(null=True, blank=True)
+    editor_description = models.TextField(null=True, blank=True)
+    # Figures of the shown rows, kept by the loader for lists and filters.
     row_count = models.PositiveIntegerField(default=0)
+    newest_paper_date = models.DateField(null=True, blank=True)
+    verified_row_count = models.PositiveIntegerField(default=0)
+    since_archive_entry_count = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     objects = LeaderboardQuerySet.as_manager()
@@ -149,6 +199,8 @@ class Leaderboard(models.Model):
         ordering = ["slug"]
         indexes = [
             models.Index(fields=["task", "dataset"], name="leaderboard_task_dataset_idx"),
+            models.Index(fields=["row_count"], name="leaderboard_row_count_idx"),
+            models.Index(fields=["newest_paper_date"], name="leaderboard_newest_idx"),
         ]
 
     def __str__(self):
@@ -160,6 +212,10 @@ class Leaderboard(models.Model):
     @property
     def path(self):
         return f"/sota/{self.slug}"
+
+    @property
+    def shown_description(self):
+        return self.description if self.editor_description is None else self.editor_description
 
 
 class LeaderboardArea(models.Model):

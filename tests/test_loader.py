@@ -229,3 +229,24 @@ def test_a_failed_write_rolls_back_only_that_file(load, seed_page, write_page, m
     assert list(Leaderboard.objects.values_list("slug", flat=True)) == [SEED_SLUG]
     assert not Paper.objects.filter(slug="only-in-the-failing-file").exists()
     assert Row.objects.count() == 22
+
+
+def test_catalogue_figures_follow_the_load(seeded):
+    import datetime
+
+    from leaderboards.models import Task
+
+    seeded.refresh_from_db()
+    assert seeded.row_count == 22
+    assert seeded.newest_paper_date == datetime.date(2025, 3, 24)
+    assert seeded.verified_row_count == 15
+    assert seeded.since_archive_entry_count == 0
+    task = Task.objects.get()
+    assert (task.leaderboard_count, task.row_count) == (1, 22)
+    assert [area.slug for area in task.areas.all()] == ["computer-vision"]
+    area = Area.objects.get(slug="computer-vision")
+    assert (area.task_count, area.leaderboard_count) == (1, 1)
+    assert Paper.objects.get(slug="decoupling-maxlogit-for-out-of-distribution").has_code is False
+    assert Paper.objects.filter(has_code=True).count() == 18
+    # 12 papers stand behind the 15 rows whose code samples ran.
+    assert Paper.objects.filter(verified=True).count() == 12
