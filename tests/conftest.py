@@ -1,5 +1,7 @@
 import copy
 import json
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,12 @@ SEED_FILE = ROOT / "seeds" / "000_fb04590d24745268.txt"
 SEED_SLUG = "out-of-distribution-detection-on-imagenet-1k-8"
 # Real Papers with Code samples, read where they lie (never copied in).
 PWC_DATA = ROOT.parent / "shared" / "data" / "pwc"
+ARTIFACTS = ROOT / "tests" / "artifacts"
+CHROMIUM = "/usr/bin/chromium"
+
+# Playwright's sync API runs an event loop in the test thread; Django refuses
+# database access from a thread with a running loop unless told it is safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 @pytest.fixture(scope="session")
@@ -83,3 +91,47 @@ def scaled_page(page, rows):
     for name in ("samples_over_distinct_papers", "samples_row_weighted"):
         page["syntology"][name]["note"] = "n"
     return page
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's chromium driven by Playwright; no browser download involved."""
+    if not shutil.which(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: `make chromium` installs it")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh browser tab at desktop size; screenshots go to tests/artifacts/."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+@pytest.fixture
+def screenshot():
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+
+    def take(tab, name, full_page=True):
+        path = ARTIFACTS / f"{name}.png"
+        tab.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    return take

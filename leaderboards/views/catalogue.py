@@ -1,25 +1,8 @@
-from django.http import HttpResponse
+"""Browsing the catalogue: areas, tasks, datasets and papers."""
+
 from django.shortcuts import get_object_or_404, render
 
-from .export import PageData, page_json
-from .models import Area, Dataset, Leaderboard, Paper, Task
-
-
-def _page_data(slug):
-    return PageData(get_object_or_404(Leaderboard.objects.for_page(), slug=slug))
-
-
-def leaderboard_detail(request, slug):
-    data = _page_data(slug)
-    return render(
-        request,
-        "leaderboards/leaderboard_detail.html",
-        {"leaderboard": data.leaderboard, "page": data},
-    )
-
-
-def leaderboard_json(request, slug):
-    return HttpResponse(page_json(_page_data(slug).document()), content_type="application/json")
+from ..models import Area, Dataset, Paper, Task
 
 
 def area_detail(request, slug):
