@@ -8,7 +8,11 @@ of pages is not thousands of commits.
 
 import dataclasses
 import datetime
+import hashlib
+import itertools
+import json
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 from django.db import DatabaseError, transaction
@@ -28,7 +32,15 @@ from .models import (
     SyntologySnapshot,
     Task,
 )
-from .pageformat import PAGE_KEYS, ROW_KEYS, PageError, parse_timestamp, read_page, slug_of
+from .pageformat import (
+    PAGE_KEYS,
+    ROW_KEYS,
+    PageError,
+    check_page,
+    parse_timestamp,
+    read_page,
+    slug_of,
+)
 from .parsing import parse_metric_value
 from .stats import refresh_counts, refresh_leaderboard
 
@@ -135,7 +147,7 @@ def _papers_for(rows):
                 {
                     "title": row["paper_title"] or "",
                     "url": row["paper_url"] or "",
-                    "date": row["paper_date"],
+                    "date": _date(row["paper_date"]),
                 },
             )
     papers = Paper.objects.in_bulk(list(wanted), field_name="slug")
@@ -154,11 +166,22 @@ def _papers_for(rows):
     return papers
 
 
-def _page_dates(page):
-    """The page with its dates as date objects, as the model fields want them."""
-    for row in page["rows"]:
-        if row["paper_date"] is not None:
-            row["paper_date"] = datetime.date.fromisoformat(row["paper_date"])
+def _read_file(path):
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise PageError("(file)", f"cannot read: {error.strerror}") from None
+    return read_page(data)
+
+
+def _check_built(page):
+    """Check a page dict as if read from a file; its hash is that of its JSON."""
+    data = json.dumps(page, ensure_ascii=False, separators=(",", ":")).encode()
+    return page, hashlib.sha256(data).hexdigest(), check_page(page)
+
+
+def _date(text):
+    return datetime.date.fromisoformat(text) if text else None
 
 
 class Loader:
@@ -168,33 +191,43 @@ class Loader:
         self.stdout = stdout
 
     def load(self, paths, progress=None):
+        """Load page files from files and folders; progress(done, total) after each chunk."""
         files = page_files(paths)
+        sources = ((str(path), partial(_read_file, path)) for path in files)
+        return self._load(sources, progress and (lambda done: progress(done, len(files))))
+
+    def load_pages(self, pages, progress=None):
+        """Load page dicts a program built, as (name, page) pairs, checked as files are.
+
+        progress(done) is called after each chunk.
+        """
+        return self._load(((name, partial(_check_built, page)) for name, page in pages), progress)
+
+    def _load(self, sources, progress):
         catalog = Catalog()
-        for start in range(0, len(files), CHUNK):
-            chunk = files[start : start + CHUNK]
+        done = 0
+        for chunk in itertools.batched(sources, CHUNK):
             self._load_chunk(chunk, catalog)
+            done += len(chunk)
             if progress:
-                progress(min(start + CHUNK, len(files)), len(files))
+                progress(done)
         if self.report.created or self.report.updated:
             refresh_counts()
         return self.report
 
-    def _load_chunk(self, files, catalog):
+    def _load_chunk(self, sources, catalog):
         checked = []
-        for path in files:
+        for name, read in sources:
             try:
-                page, sha, warnings = read_page(path.read_bytes())
+                page, sha, warnings = read()
             except PageError as error:
-                self.report.failed.append((str(path), str(error)))
+                self.report.failed.append((name, str(error)))
                 continue
-            except OSError as error:
-                self.report.failed.append((str(path), f"(file): cannot read: {error.strerror}"))
-                continue
-            self.report.warnings += [(str(path), w) for w in warnings]
+            self.report.warnings += [(name, w) for w in warnings]
             self.report.differences += [
-                (str(path), *difference) for difference in derive.differences(page)
+                (name, *difference) for difference in derive.differences(page)
             ]
-            checked.append((path, page, sha))
+            checked.append((name, page, sha))
         if not checked:
             return
         slugs = [slug_of(page["url"]) for _, page, _ in checked]
@@ -205,7 +238,7 @@ class Loader:
             )
         }
         with transaction.atomic():
-            for path, page, sha in checked:
+            for name, page, sha in checked:
                 slug = slug_of(page["url"])
                 read_at = parse_timestamp(page["syntology"]["read_at"], "syntology.read_at")
                 current = stored.get(slug)
@@ -216,7 +249,7 @@ class Loader:
                     self.report.older += 1
                     self.report.warnings.append(
                         (
-                            str(path),
+                            name,
                             f"syntology.read_at {page['syntology']['read_at']} is older than "
                             f"the stored {current.read_at.isoformat()}; not applied",
                         )
@@ -230,24 +263,23 @@ class Loader:
                     continue
                 try:
                     with transaction.atomic():
-                        stored[slug] = self._write(page, sha, read_at, current, catalog, path)
+                        stored[slug] = self._write(page, sha, read_at, current, catalog, name)
                 except DatabaseError as error:
                     # The savepoint is gone, and with it anything the catalog
                     # cached from it; the file is reported and the load goes on.
                     catalog.reset()
-                    self.report.failed.append((str(path), f"(database): {error}"))
+                    self.report.failed.append((name, f"(database): {error}"))
                     continue
                 if current is None:
                     self.report.created += 1
                 else:
                     self.report.updated += 1
 
-    def _write(self, page, sha, read_at, current, catalog, path):
-        _page_dates(page)
+    def _write(self, page, sha, read_at, current, catalog, name):
         description = page["description"] if page["description_from"] == "task" else None
         task = catalog.task(page["task"], description)
         dataset = catalog.dataset(page["dataset"])
-        areas = [catalog.area(name) for name in page["categories"]]
+        areas = [catalog.area(area_name) for area_name in page["categories"]]
         category = catalog.area(page["category"]) if page["category"] else None
         fields = {
             "task": task,
@@ -278,8 +310,8 @@ class Loader:
             LeaderboardArea(leaderboard=leaderboard, area=area, position=index)
             for index, area in enumerate(areas)
         )
-        metrics = self._write_metrics(leaderboard, page, carried_metrics, path)
-        rows = self._write_rows(leaderboard, page, metrics, carried_rows, path)
+        metrics = self._write_metrics(leaderboard, page, carried_metrics, name)
+        rows = self._write_rows(leaderboard, page, metrics, carried_rows, name)
         leaderboard.save()
         self._write_snapshot(leaderboard, page, sha, read_at, rows)
         refresh_leaderboard(leaderboard)
@@ -315,7 +347,7 @@ class Loader:
         )
         return rows, metrics
 
-    def _write_metrics(self, leaderboard, page, carried, path):
+    def _write_metrics(self, leaderboard, page, carried, name):
         by_metric = page["metric_direction"]["by_metric"]
         metrics = Metric.objects.bulk_create(
             Metric(
@@ -330,14 +362,14 @@ class Loader:
         for name, direction in carried.items():
             self.report.warnings.append(
                 (
-                    str(path),
+                    name,
                     f"metric {name!r}, given direction {direction!r} by an editor, "
                     "is not in the newer file; the decision is dropped",
                 )
             )
         return {metric.name: metric for metric in metrics}
 
-    def _write_rows(self, leaderboard, page, metrics, carried, path):
+    def _write_rows(self, leaderboard, page, metrics, carried, name):
         papers = _papers_for(page["rows"])
         rows = []
         for key, data in zip(row_keys(page["rows"]), page["rows"], strict=True):
@@ -351,7 +383,7 @@ class Loader:
                     paper=papers[slug_of(data["paper"])] if data["paper"] else None,
                     paper_title=data["paper_title"],
                     paper_url=data["paper_url"],
-                    paper_date=data["paper_date"],
+                    paper_date=_date(data["paper_date"]),
                     code=data["code"],
                     n_code_links=data["n_code_links"],
                     extra={k: data[k] for k in data if k not in ROW_KEYS},
@@ -362,7 +394,7 @@ class Loader:
         for key in carried:
             self.report.warnings.append(
                 (
-                    str(path),
+                    name,
                     f"row {key[0]!r} ({key[1]}), withheld by an editor, is not in the newer file",
                 )
             )

@@ -250,3 +250,16 @@ def test_catalogue_figures_follow_the_load(seeded):
     assert Paper.objects.filter(has_code=True).count() == 18
     # 12 papers stand behind the 15 rows whose code samples ran.
     assert Paper.objects.filter(verified=True).count() == 12
+
+
+def test_pages_built_by_a_program_load_like_files(load, seed_page):
+    from leaderboards.loader import Loader
+
+    report = Loader().load_pages([("built", seed_page)])
+    assert (report.created, report.failed) == (1, [])
+    again = Loader().load_pages([("built", seed_page)])
+    assert again.unchanged == 1
+    broken = dict(seed_page, rows="none")
+    assert Loader().load_pages([("broken", broken)]).failed == [
+        ("broken", "rows: expected a list, found a string")
+    ]
