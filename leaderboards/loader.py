@@ -37,6 +37,7 @@ from .pageformat import (
     ROW_KEYS,
     PageError,
     check_page,
+    check_size,
     parse_timestamp,
     read_page,
     slug_of,
@@ -168,6 +169,8 @@ def _papers_for(rows):
 
 def _read_file(path):
     try:
+        # Refuse an oversized file before reading it into memory.
+        check_size(path.stat().st_size)
         data = path.read_bytes()
     except OSError as error:
         raise PageError("(file)", f"cannot read: {error.strerror}") from None
@@ -188,6 +191,8 @@ class Loader:
     def __init__(self, stdout=None, dry_run=False):
         self.report = LoadReport()
         self.dry_run = dry_run
+        # slug -> (file, read_at, sha256) of the page files this run has taken.
+        self.taken = {}
         self.stdout = stdout
 
     def load(self, paths, progress=None):
@@ -242,6 +247,19 @@ class Loader:
                 slug = slug_of(page["url"])
                 read_at = parse_timestamp(page["syntology"]["read_at"], "syntology.read_at")
                 current = stored.get(slug)
+                other = self.taken.get(slug)
+                if other and other[1] == read_at and other[2] != sha:
+                    # Two different files claim the same page at the same moment;
+                    # neither is more recent, so the first taken stands.
+                    self.report.failed.append(
+                        (
+                            name,
+                            f"url: {page['url']} at this read_at was already loaded "
+                            f"from {other[0]} in this run, with different content",
+                        )
+                    )
+                    continue
+                self.taken[slug] = (name, read_at, sha)
                 if current is not None and current.source_sha256 == sha:
                     self.report.unchanged += 1
                     continue

@@ -30,6 +30,10 @@ _PATHS = {
     "paper": re.compile(rf"/paper/({_SLUG})"),
 }
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+# No real page comes near these; past them a file is broken or hostile.
+MAX_FILE_BYTES = 32 * 1024 * 1024
+MAX_STRING = 100_000
+MAX_INTEGER = 2**31 - 1  # the database's integer columns
 
 
 class PageError(ValueError):
@@ -69,6 +73,8 @@ def _string(value, path, nullable=False, non_empty=False):
         raise PageError(path, f"expected {expected}, found {_type_name(value)}")
     if non_empty and not value.strip():
         raise PageError(path, "must not be empty")
+    if len(value) > MAX_STRING:
+        raise PageError(path, f"string of {len(value):,} characters is over {MAX_STRING:,}")
     return value
 
 
@@ -78,6 +84,8 @@ def _integer(value, path, minimum=0):
         raise PageError(path, f"expected an integer, found {_type_name(value)}")
     if value < minimum:
         raise PageError(path, f"must be at least {minimum}, found {value}")
+    if value > MAX_INTEGER:
+        raise PageError(path, f"must be at most {MAX_INTEGER:,}, found {value}")
     return value
 
 
@@ -259,8 +267,16 @@ def check_page(page):
     return warnings
 
 
+def check_size(size):
+    if size > MAX_FILE_BYTES:
+        raise PageError(
+            "(file)", f"{size:,} bytes is over the {MAX_FILE_BYTES:,}-byte limit for a page"
+        )
+
+
 def read_page(data):
     """Parse and check page bytes: (page, sha256, warnings) or PageError."""
+    check_size(len(data))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:

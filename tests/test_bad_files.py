@@ -1,0 +1,98 @@
+"""Malformed page files: one clear line each, nothing changed, the rest still load."""
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from leaderboards.models import Leaderboard
+from tests.conftest import SEED_FILE
+
+BAD = Path(__file__).parent / "data" / "bad"
+
+# Each file in tests/data/bad and the place and reason its error must name.
+EXPECTED = {
+    "truncated.json": "(file): invalid JSON at line 1",
+    "empty.json": "(file): invalid JSON at line 1 column 1",
+    "non-utf8.json": "(file): not UTF-8 text",
+    "wrong-type-top-rows.json": "rows: expected a list, found an object",
+    "wrong-type-task.json": "task: expected an object, found a string",
+    "wrong-type-dataset-name.json": "dataset.name: expected a string, found an integer",
+    "wrong-type-categories.json": "categories: expected a list, found a string",
+    "wrong-type-source-spam.json": "source.rows_withheld_as_spam: expected an integer",
+    "wrong-type-metrics.json": "metrics: expected a list, found a string",
+    "wrong-type-direction.json": "metric_direction.by_metric.AUROC: expected a string or null",
+    "wrong-type-row.json": "rows[4]: expected an object, found a list",
+    "wrong-type-row-metric-value.json": "rows[0].metrics.AUROC: expected a string or null",
+    "wrong-type-row-flag.json": "rows[2].uses_additional_data: expected true or false",
+    "wrong-type-row-syntology.json": "rows[1].syntology.n_ran: expected an integer, found a number",
+    "wrong-type-since-entries.json": "since_archive.entries: expected a list, found an object",
+    "wrong-type-measurement.json": "since_archive.measurement.judged: expected an integer",
+    "wrong-type-read-at.json": "syntology.read_at: expected a string, found an integer",
+    "missing-url.json": "(top level): missing field 'url'",
+    "missing-row-model.json": "rows[7]: missing field 'model'",
+    "missing-syntology.json": "(top level): missing field 'syntology'",
+    "huge-string.json": "rows[0].model: string of 150,000 characters is over 100,000",
+    "huge-integer.json": "rows[0].n_code_links: must be at most 2,147,483,647",
+    "deep-nesting.json": "(file): JSON nested too deeply",
+    "duplicate-rank.json": "rows[21].rank_in_archive_order: rank 1 appears twice",
+    "not-a-page.json": "(top level): missing field 'url'",
+}
+
+
+def database_dump():
+    out = io.StringIO()
+    call_command("dumpdata", "leaderboards", "--indent=0", stdout=out)
+    return out.getvalue()
+
+
+def test_the_corpus_is_what_the_table_names():
+    assert sorted(path.name for path in BAD.iterdir()) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_a_bad_file_fails_with_one_line_and_changes_nothing(seeded, load, name):
+    before = database_dump()
+    ok, _, err = load(BAD / name)
+    assert not ok
+    errors = [line for line in err.splitlines() if line.startswith(str(BAD / name))]
+    assert len(errors) == 1, err
+    assert EXPECTED[name] in errors[0]
+    assert database_dump() == before
+
+
+def test_the_whole_corpus_fails_file_by_file_and_the_good_file_loads(load, tmp_path):
+    folder = tmp_path / "mixed"
+    shutil.copytree(BAD, folder)
+    shutil.copy(SEED_FILE, folder / "zz-good.json")
+    ok, out, err = load(folder)
+    assert not ok
+    assert f"{len(EXPECTED)} of {len(EXPECTED) + 1} files failed" in err
+    assert "1 created" in out
+    assert Leaderboard.objects.count() == 1
+
+
+def test_a_100_mb_file_is_refused_before_it_is_read(seeded, load, tmp_path):
+    big = tmp_path / "big.json"
+    with big.open("wb") as handle:
+        handle.truncate(100 * 1024 * 1024)  # sparse: costs no disk
+    before = database_dump()
+    ok, _, err = load(big)
+    assert not ok
+    assert f"{big}: (file): 104,857,600 bytes is over the 33,554,432-byte limit" in err
+    assert database_dump() == before
+
+
+def test_two_files_with_the_same_page_and_moment_but_different_rows(load, tmp_path, seed_page):
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    first.write_text(json.dumps(seed_page))
+    seed_page["rows"][0]["model"] = "Someone else's claim"
+    second.write_text(json.dumps(seed_page))
+    ok, out, err = load(tmp_path)
+    assert not ok
+    assert f"{second}: url: /sota/out-of-distribution-detection-on-imagenet-1k-8 at this " in err
+    assert f"already loaded from {first}" in err
+    assert Leaderboard.objects.get().rows.get(rank=1).model == "CMA(ViT-B/16, NegLabel)"
