@@ -38,6 +38,7 @@ from .pageformat import (
     PageError,
     check_page,
     check_size,
+    check_unicode,
     parse_timestamp,
     read_page,
     slug_of,
@@ -179,6 +180,7 @@ def _read_file(path):
 
 def _check_built(page):
     """Check a page dict as if read from a file; its hash is that of its JSON."""
+    check_unicode(page)
     data = json.dumps(page, ensure_ascii=False, separators=(",", ":")).encode()
     return page, hashlib.sha256(data).hexdigest(), check_page(page)
 

@@ -29,6 +29,8 @@ _PATHS = {
     "dataset": re.compile(rf"/dataset/({_SLUG})"),
     "paper": re.compile(rf"/paper/({_SLUG})"),
 }
+# Only a \\uD800-\\uDFFF escape can put a surrogate into parsed JSON.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 # No real page comes near these; past them a file is broken or hostile.
 MAX_FILE_BYTES = 32 * 1024 * 1024
@@ -75,6 +77,9 @@ def _string(value, path, nullable=False, non_empty=False):
         raise PageError(path, "must not be empty")
     if len(value) > MAX_STRING:
         raise PageError(path, f"string of {len(value):,} characters is over {MAX_STRING:,}")
+    if "\x00" in value:
+        # PostgreSQL text cannot hold NUL.
+        raise PageError(path, "contains a NUL character")
     return value
 
 
@@ -289,8 +294,32 @@ def read_page(data):
         ) from None
     except RecursionError:
         raise PageError("(file)", "JSON nested too deeply") from None
+    if _SURROGATE_ESCAPE.search(text):
+        check_unicode(page)
     warnings = check_page(page)
     return page, hashlib.sha256(data).hexdigest(), warnings
+
+
+def check_unicode(page):
+    """Refuse lone surrogates, which JSON escapes allow and no database stores."""
+    stack = [("(top level)", page)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                _encodable(key, path)
+                stack.append((f"{path}.{key}" if path != "(top level)" else key, item))
+        elif isinstance(value, list):
+            stack.extend((f"{path}[{index}]", item) for index, item in enumerate(value))
+        elif isinstance(value, str):
+            _encodable(value, path)
+
+
+def _encodable(value, path):
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise PageError(path, "contains a lone surrogate: not valid Unicode") from None
 
 
 def slug_of(site_path):

@@ -40,6 +40,8 @@ EXPECTED = {
     "deep-nesting.json": "(file): JSON nested too deeply",
     "duplicate-rank.json": "rows[21].rank_in_archive_order: rank 1 appears twice",
     "not-a-page.json": "(top level): missing field 'url'",
+    "nul-character.json": "rows[3].model: contains a NUL character",
+    "lone-surrogate.json": "since_archive.entries[0].model: contains a lone surrogate",
 }
 
 
