@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PG_URL ?= postgres://postgres@127.0.0.1:5432/sotasite
 
-.PHONY: run test lint check test-sqlite test-postgres postgres chromium serve
+.PHONY: run test lint check test-sqlite test-postgres postgres chromium serve static
 
 # python3 is 3.12 here because .python-version selects it (pyenv).
 $(STAMP): pyproject.toml
@@ -30,6 +30,10 @@ check: $(STAMP)
 	SOTASITE_PRODUCTION=1 SOTASITE_SECRET_KEY=check-only-$$(date +%s)-a-long-random-enough-string-for-django \
 	SOTASITE_ALLOWED_HOSTS=example.org $(PY) manage.py check --deploy --fail-level WARNING
 
+# Whitenoise serves STATIC_ROOT, so the tests need it collected as a deploy would.
+static: $(STAMP)
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+
 # Browser tests drive Debian's chromium; install it when it is missing.
 chromium:
 	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
@@ -38,10 +42,10 @@ postgres:
 	pg_isready -h 127.0.0.1 -p 5432 -q || pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start
 	for i in $$(seq 30); do pg_isready -h 127.0.0.1 -p 5432 -q && break; sleep 1; done
 
-test-sqlite: $(STAMP) chromium
+test-sqlite: $(STAMP) chromium static
 	$(PY) -m pytest
 
-test-postgres: $(STAMP) chromium postgres
+test-postgres: $(STAMP) chromium static postgres
 	DATABASE_URL=$(PG_URL) $(PY) -m pytest
 
 test: lint check test-sqlite test-postgres
