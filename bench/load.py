@@ -1,0 +1,120 @@
+"""Load benchmark at Papers with Code size.
+
+    .venv/bin/python bench/load.py [--boards 15000] [--seed 1]
+
+Generates the synthetic page set into a temporary folder, migrates a fresh
+SQLite database in another, then times `manage.py load_seeds` on the set and
+again on the same files (the re-load that finds nothing changed). Each step
+runs as its own process, as an operator would run it, so the times include
+Django's start-up. Exits non-zero when a step fails or a limit is missed.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# Run as a script, this file's folder is on the path, not the project.
+sys.path.insert(0, str(ROOT))
+
+from leaderboards.derive import paper_identity  # noqa: E402
+
+LOAD_LIMIT_S = 60
+RELOAD_LIMIT_S = 30
+
+
+def manage(*args, env):
+    """Run one manage.py command; return (seconds, stdout) or stop the bench."""
+    started = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    elapsed = time.perf_counter() - started
+    if result.returncode != 0:
+        sys.exit(
+            f"manage.py {' '.join(args)} failed (exit {result.returncode}):\n"
+            f"{result.stderr[-4000:]}"
+        )
+    return elapsed, result.stdout
+
+
+def count_files(folder):
+    """Rows and distinct papers, read back from the files themselves."""
+    rows = 0
+    papers = set()
+    for path in folder.iterdir():
+        page = json.loads(path.read_text(encoding="utf-8"))
+        rows += len(page["rows"])
+        papers.update(paper_identity(row) for row in page["rows"])
+    return rows, len(papers)
+
+
+def summary_line(stdout):
+    """The loader's closing line ("N files: ... created, ..."), if it wrote one."""
+    lines = stdout.strip().splitlines()
+    return lines[-1] if lines else "(no output)"
+
+
+def table(measures):
+    lines = [f"{'measure':<12}{'value':>10}{'limit':>8}  result"]
+    for name, value, limit in measures:
+        shown = f"{value:,}" if isinstance(value, int) else f"{value:.1f}"
+        if limit is None:
+            lines.append(f"{name:<12}{shown:>10}")
+        else:
+            verdict = "pass" if value <= limit else "FAIL"
+            lines.append(f"{name:<12}{shown:>10}{limit:>8}  {verdict}")
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", type=int, default=15000)
+    parser.add_argument("--seed", default="1")
+    options = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as pages_dir, tempfile.TemporaryDirectory() as db_dir:
+        pages = Path(pages_dir) / "pages"
+        env = {**os.environ, "DATABASE_URL": f"sqlite:///{Path(db_dir) / 'db.sqlite3'}"}
+        boards = str(options.boards)
+        generate_s, _ = manage(
+            "generate_pages", "--out", str(pages), "--boards", boards, "--seed", options.seed,
+            env=env,
+        )  # fmt: skip
+        rows, papers = count_files(pages)
+        manage("migrate", "--noinput", "--verbosity", "0", env=env)
+        # As `make run` does before its first load.
+        manage("loaddata", "fixtures/areas.json", "--verbosity", "0", env=env)
+        load_s, load_out = manage("load_seeds", str(pages), env=env)
+        reload_s, reload_out = manage("load_seeds", str(pages), env=env)
+
+    print(f"load:    {summary_line(load_out)}")
+    print(f"re-load: {summary_line(reload_out)}")
+    print()
+    print(
+        table(
+            [
+                ("boards", options.boards, None),
+                ("rows", rows, None),
+                ("papers", papers, None),
+                ("generate s", generate_s, None),
+                ("load s", load_s, LOAD_LIMIT_S),
+                ("re-load s", reload_s, RELOAD_LIMIT_S),
+            ]
+        )
+    )
+    return 0 if load_s <= LOAD_LIMIT_S and reload_s <= RELOAD_LIMIT_S else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
