@@ -4,30 +4,69 @@ They are derived, never edited: the loader, the importer and editors' actions
 call these functions after they change rows.
 """
 
+from django.db import connection
 from django.db.models import Count, Exists, IntegerField, Max, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 
-from .models import Area, Dataset, Leaderboard, LeaderboardArea, Paper, Row, RowVerification, Task
+from .models import (
+    Area,
+    Dataset,
+    Leaderboard,
+    LeaderboardArea,
+    Paper,
+    Row,
+    RowVerification,
+    SyntologySnapshot,
+    Task,
+)
 
 
 def refresh_leaderboard(leaderboard):
-    """Row count, newest paper date and verified rows of one leaderboard's shown rows."""
-    figures = (
-        Row.objects.filter(leaderboard=leaderboard)
+    refresh_leaderboards([leaderboard.pk])
+
+
+def refresh_leaderboards(ids):
+    """Row count, newest paper date, verified rows and since-archive entries of boards.
+
+    A fixed number of statements however many boards: the loader calls this
+    once per chunk of pages.
+    """
+    figures = {
+        entry["leaderboard"]: entry
+        for entry in Row.objects.filter(leaderboard__in=ids)
         .shown()
-        .aggregate(
-            rows=Count("pk"),
+        .order_by()
+        .values("leaderboard")
+        .annotate(
+            rows=Count("pk", distinct=True),
             newest=Max("paper_date"),
-            verified=Count("pk", filter=Q(verifications__n_ran__gt=0)),
+            verified=Count("pk", distinct=True, filter=Q(verifications__n_ran__gt=0)),
         )
-    )
-    since = leaderboard.snapshots.newest_first().values_list("since_archive", flat=True).first()
-    Leaderboard.objects.filter(pk=leaderboard.pk).update(
-        row_count=figures["rows"],
-        newest_paper_date=figures["newest"],
-        verified_row_count=figures["verified"],
-        since_archive_entry_count=len((since or {}).get("entries") or []),
-    )
+    }
+    entries = {}
+    # Newest snapshot first, so the first seen for a board is the one shown.
+    for board, since in (
+        SyntologySnapshot.objects.filter(leaderboard__in=ids)
+        .order_by("leaderboard", "-read_at")
+        .values_list("leaderboard", "since_archive")
+    ):
+        entries.setdefault(board, len((since or {}).get("entries") or []))
+    # One plain UPDATE per board, sent together: bulk_update's CASE expression
+    # over a chunk of boards took seconds on SQLite.
+    quote = connection.ops.quote_name
+    columns = ("row_count", "newest_paper_date", "verified_row_count", "since_archive_entry_count")
+    assignments = ", ".join(f"{quote(column)} = %s" for column in columns)
+    values = []
+    for pk in ids:
+        found = figures.get(pk, {})
+        newest = connection.ops.adapt_datefield_value(found.get("newest"))
+        values.append(
+            (found.get("rows", 0), newest, found.get("verified", 0), entries.get(pk, 0), pk)
+        )
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"UPDATE {quote(Leaderboard._meta.db_table)} SET {assignments} WHERE id = %s", values
+        )
 
 
 def _count(queryset, field, aggregate):

@@ -212,14 +212,16 @@ def test_a_failed_write_rolls_back_only_that_file(load, seed_page, write_page, m
 
     from leaderboards import loader
 
-    real = loader.Loader._write_snapshot
+    real = loader._verifications
 
-    def fail_for_one(self, leaderboard, page, *args):
-        if leaderboard.slug == "will-fail":
+    # New pages are written together first, then one by one when that fails:
+    # the failure must end up charged to its own file only.
+    def fail_for_one(snapshot, rows, page):
+        if snapshot.leaderboard.slug == "will-fail":
             raise IntegrityError("simulated failure")
-        return real(self, leaderboard, page, *args)
+        return real(snapshot, rows, page)
 
-    monkeypatch.setattr(loader.Loader, "_write_snapshot", fail_for_one)
+    monkeypatch.setattr(loader, "_verifications", fail_for_one)
     failing = copy.deepcopy(seed_page)
     failing["url"] = "/sota/will-fail"
     failing["rows"][0]["paper"] = "/paper/only-in-the-failing-file"
