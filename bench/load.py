@@ -12,6 +12,7 @@ Django's start-up. Exits non-zero when a step fails or a limit is missed.
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -29,7 +30,12 @@ RELOAD_LIMIT_S = 30
 
 
 def manage(*args, env):
-    """Run one manage.py command; return (seconds, stdout) or stop the bench."""
+    """Run one manage.py command; return (seconds, cpu seconds, stdout) or stop the bench.
+
+    CPU seconds (user + system of the child) are reported beside wall time
+    because on a shared machine the wall time measures the neighbours too.
+    """
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     result = subprocess.run(
         [sys.executable, "manage.py", *args],
@@ -40,12 +46,14 @@ def manage(*args, env):
         check=False,
     )
     elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if result.returncode != 0:
         sys.exit(
             f"manage.py {' '.join(args)} failed (exit {result.returncode}):\n"
             f"{result.stderr[-4000:]}"
         )
-    return elapsed, result.stdout
+    return elapsed, cpu, result.stdout
 
 
 def count_files(folder):
@@ -87,7 +95,7 @@ def main():
         pages = Path(pages_dir) / "pages"
         env = {**os.environ, "DATABASE_URL": f"sqlite:///{Path(db_dir) / 'db.sqlite3'}"}
         boards = str(options.boards)
-        generate_s, _ = manage(
+        generate_s, _, _ = manage(
             "generate_pages", "--out", str(pages), "--boards", boards, "--seed", options.seed,
             env=env,
         )  # fmt: skip
@@ -95,9 +103,10 @@ def main():
         manage("migrate", "--noinput", "--verbosity", "0", env=env)
         # As `make run` does before its first load.
         manage("loaddata", "fixtures/areas.json", "--verbosity", "0", env=env)
-        load_s, load_out = manage("load_seeds", str(pages), env=env)
-        reload_s, reload_out = manage("load_seeds", str(pages), env=env)
+        load_s, load_cpu, load_out = manage("load_seeds", str(pages), env=env)
+        reload_s, reload_cpu, reload_out = manage("load_seeds", str(pages), env=env)
 
+    print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"load:    {summary_line(load_out)}")
     print(f"re-load: {summary_line(reload_out)}")
     print()
@@ -109,7 +118,9 @@ def main():
                 ("papers", papers, None),
                 ("generate s", generate_s, None),
                 ("load s", load_s, LOAD_LIMIT_S),
+                ("load cpu s", load_cpu, None),
                 ("re-load s", reload_s, RELOAD_LIMIT_S),
+                ("re-load cpu", reload_cpu, None),
             ]
         )
     )
