@@ -5,6 +5,7 @@ from what a file once stated; everything else comes back in the file's order.
 """
 
 import copy
+import csv
 import json
 
 from . import derive
@@ -118,3 +119,37 @@ class PageData:
 def page_json(document):
     """Compact JSON as the page files come: no spaces, non-ASCII kept."""
     return json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+
+
+CSV_COUNTERS = ("n_ran", "n_unverified", "n_samples", "n_pointer_only_licence")
+
+
+def page_csv(data, out):
+    """One line per shown row, archive order; metric columns hold the raw strings.
+
+    A row that lacks a metric gets an empty cell, as on the page.
+    """
+    writer = csv.writer(out, lineterminator="\n")
+    metrics = [metric.name for metric in data.metrics]
+    writer.writerow(
+        ["rank_in_archive_order", "model", *metrics, "uses_additional_data", "paper_date"]
+        + ["paper_title", "paper_url", "paper", "code", "n_code_links", *CSV_COUNTERS]
+    )
+    for row in data.rows:
+        document = data.row_document(row)
+        values = document["metrics"]
+        block = document["syntology"] or {}
+        writer.writerow(
+            [row.rank, row.model]
+            + [values.get(name) or "" for name in metrics]
+            + [
+                "true" if row.uses_additional_data else "false",
+                document["paper_date"] or "",
+                row.paper_title or "",
+                row.paper_url or "",
+                document["paper"] or "",
+                row.code or "",
+                row.n_code_links,
+            ]
+            + [block.get(name, "") for name in CSV_COUNTERS]
+        )
