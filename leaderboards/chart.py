@@ -8,12 +8,14 @@ import datetime
 import math
 from dataclasses import dataclass, field
 
-WIDTH = 760
-HEIGHT = 320
-LEFT, RIGHT, TOP, BOTTOM = 64, 20, 18, 36
-# Record labels closer than this to the previous one are left to the tooltip.
-LABEL_GAP_X, LABEL_GAP_Y = 110, 14
+WIDTH = 960
+HEIGHT = 340
+LEFT, RIGHT, TOP, BOTTOM = 64, 20, 28, 36
+# Record labels: a rough text box (11px type) to keep labels from overlapping;
+# a label with no free place is left to the point's tooltip.
 LABEL_CHARS = 28
+CHAR_WIDTH, LABEL_HEIGHT = 6.6, 13
+ABOVE, BELOW = -8, 17
 
 
 @dataclass(slots=True)
@@ -27,6 +29,7 @@ class Point:
     x: float = 0.0
     y: float = 0.0
     label: str = ""
+    label_dy: int = ABOVE
     # The tooltip opens towards the middle so it stays on the canvas.
     tip_anchor: str = "start"
 
@@ -167,11 +170,33 @@ def build_chart(metric, direction, points):
             steps.append(f"H{record.x}V{record.y}")
         steps.append(f"H{scale_x(max(p.date for p in points))}")
         chart.frontier = "".join(steps)
-        last = None
-        for record in records:
-            if last is None or (
-                abs(record.x - last.x) > LABEL_GAP_X or abs(record.y - last.y) > LABEL_GAP_Y
-            ):
-                record.label = _short(record.model)
-                last = record
+        _place_labels(chart, records)
     return chart
+
+
+def _label_box(point, text, dy):
+    width = len(text) * CHAR_WIDTH
+    left = point.x + 8 if point.tip_anchor == "start" else point.x - 8 - width
+    baseline = point.y + dy
+    return left, baseline - LABEL_HEIGHT + 3, left + width, baseline + 3
+
+
+def _overlaps(box, other):
+    return box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]
+
+
+def _place_labels(chart, records):
+    """Name each record above its point, else below, else not at all.
+
+    Newest records first: the current state of the art is the label that matters most.
+    """
+    taken = []
+    for record in reversed(records):
+        text = _short(record.model)
+        for dy in (ABOVE, BELOW):
+            box = _label_box(record, text, dy)
+            inside = chart.left <= box[0] and box[2] <= chart.right and box[1] >= 0
+            if inside and not any(_overlaps(box, other) for other in taken):
+                record.label, record.label_dy = text, dy
+                taken.append(box)
+                break

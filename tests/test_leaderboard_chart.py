@@ -61,10 +61,16 @@ def test_every_point_lies_on_the_canvas_and_a_single_point_still_draws():
     assert build_chart("m", "higher", []) is None
 
 
-def test_record_labels_skip_ones_that_would_overlap():
-    points = [point(1, "2020-01-01", 1.0), point(2, "2020-01-02", 1.001), point(3, "2024-01-01", 9)]
+def test_record_labels_go_above_then_below_and_are_dropped_when_both_are_taken():
+    points = [
+        point(1, "2020-01-01", 1.0),
+        point(2, "2020-01-02", 1.001),
+        point(3, "2020-01-03", 1.002),
+        point(4, "2024-01-01", 9),
+    ]
     build_chart("m", "higher", points)
-    assert [bool(p.label) for p in points] == [True, False, True]
+    assert [bool(p.label) for p in points] == [False, True, True, True]
+    assert points[1].label_dy > 0 > points[2].label_dy  # below, above
 
 
 @pytest.mark.parametrize(("span", "step"), [(10, 2), (0.9, 0.2), (95, 20), (3e9, 1e9), (0, 1.0)])
