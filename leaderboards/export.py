@@ -7,36 +7,130 @@ from what a file once stated; everything else comes back in the file's order.
 import copy
 import csv
 import json
+from dataclasses import dataclass, field
+
+from django.urls import reverse
 
 from . import derive
-from .models import Row, RowVerification
+from .models import MetricValue, Row, RowVerification
+
+
+@dataclass(slots=True)
+class Cell:
+    """One metric value of a row: the archive's string and the number parsed from it."""
+
+    metric_id: int
+    raw: str | None
+    number: float | None
+
+
+@dataclass(slots=True)
+class Verification:
+    """A row's counters in the newest snapshot (see RowVerification)."""
+
+    n_ran: int
+    n_unverified: int
+    n_pointer_only_licence: int
+
+    @property
+    def n_samples(self):
+        return self.n_ran + self.n_unverified
+
+    def as_block(self):
+        return {
+            "n_ran": self.n_ran,
+            "n_unverified": self.n_unverified,
+            "n_samples": self.n_samples,
+            "n_pointer_only_licence": self.n_pointer_only_licence,
+        }
+
+
+@dataclass(slots=True)
+class PaperRef:
+    slug: str
+
+    def get_absolute_url(self):
+        return reverse("leaderboards:paper", args=[self.slug])
+
+
+@dataclass(slots=True)
+class PageRow:
+    """A shown row as the page needs it; the fields are Row's, `cells` in file order."""
+
+    pk: int
+    rank: int
+    model: str
+    uses_additional_data: bool
+    paper: PaperRef | None
+    paper_title: str | None
+    paper_url: str | None
+    paper_date: object
+    code: str | None
+    n_code_links: int
+    extra: dict
+    cells: list = field(default_factory=list)
+
+
+ROW_FIELDS = (
+    "pk", "rank", "model", "uses_additional_data", "paper__slug", "paper_title", "paper_url",
+    "paper_date", "code", "n_code_links", "extra",
+)  # fmt: skip
 
 
 class PageData:
     """A leaderboard with its shown rows, values and newest snapshot, fetched once.
 
     The page view and the exports share this: a fixed number of queries,
-    however many rows the leaderboard has.
+    however many rows the leaderboard has. Rows and values are read as tuples,
+    not model instances: a 2,000-row board has some 10,000 of them, and building
+    that many instances costs more than rendering the whole page.
     """
 
     def __init__(self, leaderboard):
         self.leaderboard = leaderboard
         self.metrics = list(leaderboard.metrics.all())
         self.areas = [link.area for link in leaderboard.area_links.all()]
-        self.rows = list(Row.objects.filter(leaderboard=leaderboard).for_page())
+        shown = Row.objects.filter(leaderboard=leaderboard).shown()
+        self.rows = []
+        by_pk = {}
+        for (
+            pk,
+            rank,
+            model,
+            extra_data,
+            slug,
+            title,
+            url,
+            day,
+            code,
+            links,
+            extra,
+        ) in shown.order_by("rank").values_list(*ROW_FIELDS):
+            paper = PaperRef(slug) if slug is not None else None
+            row = PageRow(pk, rank, model, extra_data, paper, title, url, day, code, links, extra)
+            self.rows.append(row)
+            by_pk[pk] = row
+        values = MetricValue.objects.filter(row__in=shown).order_by("row_id", "position")
+        for row_id, metric_id, raw, number in values.values_list(
+            "row_id", "metric_id", "raw", "number"
+        ):
+            by_pk[row_id].cells.append(Cell(metric_id, raw, number))
         self.snapshot = leaderboard.snapshots.newest_first().first()
         self.verification = {}
         if self.snapshot is not None:
             self.verification = {
-                v.row_id: v
-                for v in RowVerification.objects.filter(snapshot=self.snapshot, row__isnull=False)
+                row_id: Verification(n_ran, n_unverified, n_pointer)
+                for row_id, n_ran, n_unverified, n_pointer in RowVerification.objects.filter(
+                    snapshot=self.snapshot, row__isnull=False
+                ).values_list("row_id", "n_ran", "n_unverified", "n_pointer_only_licence")
             }
         self.withheld = leaderboard.rows.filter(withheld=True).count()
+        self._names = {metric.pk: metric.name for metric in self.metrics}
 
     def table(self):
         """(row, one value per metric in the page's order, verification) triples."""
         for row in self.rows:
-            by_metric = {value.metric_id: value for value in row.values.all()}
+            by_metric = {cell.metric_id: cell for cell in row.cells}
             cells = [by_metric.get(metric.pk) for metric in self.metrics]
             yield row, cells, self.verification.get(row.pk)
 
@@ -45,7 +139,7 @@ class PageData:
         document = {
             "rank_in_archive_order": row.rank,
             "model": row.model,
-            "metrics": {value.metric.name: value.raw for value in row.values.all()},
+            "metrics": {self._names[cell.metric_id]: cell.raw for cell in row.cells},
             "uses_additional_data": row.uses_additional_data,
             "paper_date": row.paper_date.isoformat() if row.paper_date else None,
             "paper": f"/paper/{row.paper.slug}" if row.paper else None,

@@ -90,3 +90,10 @@ def test_nice_step(span, step):
 )
 def test_tick_text(value, step, text):
     assert tick_text(value, step) == text
+
+
+def test_point_markup_escapes_what_the_data_says():
+    points = [point(1, "2020-01-01", 1.0, model='"><script>alert(1)</script>')]
+    markup = build_chart("m", "higher", points).points_markup()
+    assert "<script>" not in markup
+    assert "&quot;&gt;&lt;script&gt;" in markup

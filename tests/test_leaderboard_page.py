@@ -206,7 +206,7 @@ def test_known_direction_adds_the_frontier_and_marks_records(seeded, client):
     _, html = get(client, "?chart=AUROC")
     chart = section(html, "chart")
     assert chart.count('<path class="frontier"') == 1
-    records = re.findall(r'<g class="point record"[^>]*aria-label="([^:]+):', chart)
+    records = re.findall(r'<g class="point record"[^>]*><title>([^:]+):', chart)
     assert [htmllib.unescape(name) for name in records] == [
         "CMA(ViT-B/16, NegLabel)",
         "LINe (ResNet50)",
@@ -222,7 +222,7 @@ def test_known_direction_adds_the_frontier_and_marks_records(seeded, client):
 def test_chart_points_name_the_model_and_value(seeded, client):
     _, html = get(client, "?chart=AUROC")
     assert "<title>MOOD: 89.8 (2023-02-06)</title>" in html
-    assert 'aria-label="MOOD: 89.8, 2023-02-06"' in html
+    assert '<text class="tip" x=' in html and ">MOOD: 89.8</text>" in html
 
 
 def test_chart_with_nothing_to_plot_says_why(load, seed_page, write_page, client):
