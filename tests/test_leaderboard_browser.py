@@ -57,3 +57,7 @@ def test_a_known_direction_draws_the_best_so_far_line(seeded, live_server, page)
     assert chart.locator("text.label", has_text="CMA(ViT-B/16, NegLabel)").is_visible()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.locator("#chart").screenshot(path=str(ARTIFACTS / "leaderboard-chart-frontier.png"))
+    page.emulate_media(color_scheme="dark")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background == "rgb(18, 22, 28)"  # the dark palette follows the system setting
+    page.screenshot(path=str(ARTIFACTS / "leaderboard-dark.png"), full_page=True)
