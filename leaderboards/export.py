@@ -68,12 +68,13 @@ class PageRow:
     code: str | None
     n_code_links: int
     extra: dict
-    cells: list = field(default_factory=list)
+    values: list = field(default_factory=list)  # Cells in the row's own key order
+    cells: list = field(default_factory=list)  # one Cell or None per metric, page order
 
 
 ROW_FIELDS = (
     "pk", "rank", "model", "uses_additional_data", "paper__slug", "paper_title", "paper_url",
-    "paper_date", "code", "n_code_links", "extra",
+    "paper_date", "code", "n_code_links",
 )  # fmt: skip
 
 
@@ -84,37 +85,38 @@ class PageData:
     however many rows the leaderboard has. Rows and values are read as tuples,
     not model instances: a 2,000-row board has some 10,000 of them, and building
     that many instances costs more than rendering the whole page.
+
+    `row_extras=False` leaves out the rows' unknown keys, which only the export
+    writes: decoding them is a tenth of the page's time on a big board.
     """
 
-    def __init__(self, leaderboard):
+    def __init__(self, leaderboard, *, row_extras=True):
         self.leaderboard = leaderboard
+        self.row_extras = row_extras
         self.metrics = list(leaderboard.metrics.all())
         self.areas = [link.area for link in leaderboard.area_links.all()]
         shown = Row.objects.filter(leaderboard=leaderboard).shown()
+        fields = (*ROW_FIELDS, "extra") if row_extras else ROW_FIELDS
         self.rows = []
         by_pk = {}
-        for (
-            pk,
-            rank,
-            model,
-            extra_data,
-            slug,
-            title,
-            url,
-            day,
-            code,
-            links,
-            extra,
-        ) in shown.order_by("rank").values_list(*ROW_FIELDS):
+        empty = [None] * len(self.metrics)
+        for values in shown.order_by("rank").values_list(*fields):
+            pk, rank, model, extra_data, slug, title, url, day, code, links = values[:10]
             paper = PaperRef(slug) if slug is not None else None
+            extra = values[10] if row_extras else {}
             row = PageRow(pk, rank, model, extra_data, paper, title, url, day, code, links, extra)
+            row.cells = empty.copy()
             self.rows.append(row)
             by_pk[pk] = row
+        column = {metric.pk: index for index, metric in enumerate(self.metrics)}
         values = MetricValue.objects.filter(row__in=shown).order_by("row_id", "position")
         for row_id, metric_id, raw, number in values.values_list(
             "row_id", "metric_id", "raw", "number"
         ):
-            by_pk[row_id].cells.append(Cell(metric_id, raw, number))
+            row = by_pk[row_id]
+            cell = Cell(metric_id, raw, number)
+            row.values.append(cell)
+            row.cells[column[metric_id]] = cell
         self.snapshot = leaderboard.snapshots.newest_first().first()
         self.verification = {}
         if self.snapshot is not None:
@@ -130,16 +132,43 @@ class PageData:
     def table(self):
         """(row, one value per metric in the page's order, verification) triples."""
         for row in self.rows:
-            by_metric = {cell.metric_id: cell for cell in row.cells}
-            cells = [by_metric.get(metric.pk) for metric in self.metrics]
-            yield row, cells, self.verification.get(row.pk)
+            yield row, row.cells, self.verification.get(row.pk)
+
+    def summary(self):
+        """The page-level blocks of `document()`, for the page: same figures, no rows built."""
+        rows = [self._row_facts(row) for row in self.rows]
+        return {
+            "source": self._source(),
+            "counts": derive.page_counts(rows),
+            "since_archive": self._since_archive(),
+            "syntology": self._syntology(rows),
+        }
+
+    def _row_facts(self, row):
+        """What the derived figures read from a row (see derive.py)."""
+        verification = self.verification.get(row.pk)
+        return {
+            "uses_additional_data": row.uses_additional_data,
+            "paper_date": row.paper_date,
+            # Any value that tells papers apart will do: these dicts are never written out.
+            "paper": row.paper.slug if row.paper else None,
+            "paper_url": row.paper_url,
+            "paper_title": row.paper_title,
+            "code": row.code,
+            "syntology": verification.as_block() if verification else None,
+        }
+
+    def _source(self):
+        source = dict(self.leaderboard.source)
+        source["rows_withheld_as_spam"] = source["rows_withheld_as_spam"] + self.withheld
+        return source
 
     def row_document(self, row):
         verification = self.verification.get(row.pk)
         document = {
             "rank_in_archive_order": row.rank,
             "model": row.model,
-            "metrics": {self._names[cell.metric_id]: cell.raw for cell in row.cells},
+            "metrics": {self._names[cell.metric_id]: cell.raw for cell in row.values},
             "uses_additional_data": row.uses_additional_data,
             "paper_date": row.paper_date.isoformat() if row.paper_date else None,
             "paper": f"/paper/{row.paper.slug}" if row.paper else None,
@@ -154,10 +183,10 @@ class PageData:
 
     def document(self):
         """The page as a page file: same keys, same order, figures recomputed."""
+        if not self.row_extras:
+            raise ValueError("a page file needs the rows' extra keys: PageData(row_extras=True)")
         board = self.leaderboard
         rows = [self.row_document(row) for row in self.rows]
-        source = dict(board.source)
-        source["rows_withheld_as_spam"] = source["rows_withheld_as_spam"] + self.withheld
         page = {
             "url": board.path,
             "task": {
@@ -171,7 +200,7 @@ class PageData:
             "category_note": board.category_note,
             "description": board.description,
             "description_from": board.description_from,
-            "source": source,
+            "source": self._source(),
             "metrics": [metric.name for metric in self.metrics],
             "metric_direction": {
                 "note": board.direction_note,

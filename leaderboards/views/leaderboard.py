@@ -41,8 +41,8 @@ class Header:
     direction: str | None = None
 
 
-def _page_data(slug):
-    return PageData(get_object_or_404(Leaderboard.objects.for_page(), slug=slug))
+def _page_data(slug, **options):
+    return PageData(get_object_or_404(Leaderboard.objects.for_page(), slug=slug), **options)
 
 
 def _query(request, **changes):
@@ -100,7 +100,7 @@ def _history(leaderboard):
 
 
 def leaderboard_detail(request, slug):
-    data = _page_data(slug)
+    data = _page_data(slug, row_extras=False)
     board = data.leaderboard
     rows = Row.objects.filter(leaderboard=board).shown()
     filterset = RowFilter(request.GET or None, queryset=rows, snapshot=data.snapshot)
@@ -132,7 +132,7 @@ def leaderboard_detail(request, slug):
         chart = build_chart(chart_metric.name, chart_metric.direction, chart_points(items, index))
     chart_links = [(metric, _query(request, chart=metric.name)) for metric in data.metrics]
 
-    document = data.document()
+    document = data.summary()
     since = document["since_archive"]
     entries = []
     if since:
@@ -174,7 +174,7 @@ def leaderboard_json(request, slug):
 
 
 def leaderboard_csv(request, slug):
-    data = _page_data(slug)
+    data = _page_data(slug, row_extras=False)
     out = io.StringIO()
     page_csv(data, out)
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
