@@ -1,8 +1,10 @@
 import csv
 import io
 
+import pytest
 from django.urls import reverse
 
+from leaderboards.export import PageData
 from tests.conftest import SEED_SLUG
 
 CSV_URL = reverse("leaderboards:leaderboard_csv", args=[SEED_SLUG])
@@ -46,3 +48,8 @@ def test_unknown_csv_is_a_404(db, client):
 def test_csv_costs_a_fixed_number_of_queries(seeded, client, django_assert_num_queries):
     with django_assert_num_queries(8):
         client.get(CSV_URL)
+
+
+def test_page_data_without_row_extras_refuses_to_write_a_page_file(seeded):
+    with pytest.raises(ValueError, match="extra keys"):
+        PageData(seeded, row_extras=False).document()

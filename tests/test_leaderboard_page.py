@@ -116,7 +116,8 @@ def test_column_headers_link_to_their_sort_and_mark_the_sorted_one(seeded, clien
 
 
 @pytest.mark.parametrize(
-    "query", ["?sort=nonsense", "?sort=AUROC&order=sideways", "?sort=", "?page=x"]
+    "query",
+    ["?sort=nonsense", "?sort=AUROC&order=sideways", "?sort=", "?page=x", "?page=9", "?chart=x"],
 )
 def test_unknown_sort_or_page_is_ignored(seeded, client, query):
     response, html = get(client, query)
