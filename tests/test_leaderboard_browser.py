@@ -45,6 +45,10 @@ def test_sort_by_auroc_and_chart_auroc_in_chromium(seeded, live_server, page, sc
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0
     screenshot(page, "leaderboard-phone")
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, "leaderboard-phone-top", full_page=False)
+    page.locator("#results").scroll_into_view_if_needed()
+    screenshot(page, "leaderboard-phone-results", full_page=False)
 
 
 def test_a_known_direction_draws_the_best_so_far_line(seeded, live_server, page):
