@@ -190,7 +190,7 @@ def test_chart_plots_the_first_metric_by_default_with_points_only_when_direction
     assert chart.count('tabindex="0"') == 21  # MOOD has no FPR95
     assert 'class="frontier"' not in chart
     assert "record" not in re.sub(r"<figcaption>.*", "", chart, flags=re.S)
-    assert "Points only: the direction of FPR95 is unknown." in chart
+    assert "Points only: the direction of FPR95 is unknown" in chart
     assert "inferred from the metric name only" in chart  # the file's own note
 
 
