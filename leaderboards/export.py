@@ -5,46 +5,170 @@ from what a file once stated; everything else comes back in the file's order.
 """
 
 import copy
+import csv
 import json
+from dataclasses import dataclass, field
+
+from django.urls import reverse
 
 from . import derive
-from .models import Row, RowVerification
+from .models import MetricValue, Row, RowVerification
+
+
+@dataclass(slots=True)
+class Cell:
+    """One metric value of a row: the archive's string and the number parsed from it."""
+
+    metric_id: int
+    raw: str | None
+    number: float | None
+
+
+@dataclass(slots=True)
+class Verification:
+    """A row's counters in the newest snapshot (see RowVerification)."""
+
+    n_ran: int
+    n_unverified: int
+    n_pointer_only_licence: int
+
+    @property
+    def n_samples(self):
+        return self.n_ran + self.n_unverified
+
+    def as_block(self):
+        return {
+            "n_ran": self.n_ran,
+            "n_unverified": self.n_unverified,
+            "n_samples": self.n_samples,
+            "n_pointer_only_licence": self.n_pointer_only_licence,
+        }
+
+
+@dataclass(slots=True)
+class PaperRef:
+    slug: str
+
+    def get_absolute_url(self):
+        return reverse("leaderboards:paper", args=[self.slug])
+
+
+@dataclass(slots=True)
+class PageRow:
+    """A shown row as the page needs it; the fields are Row's, `cells` in file order."""
+
+    pk: int
+    rank: int
+    model: str
+    uses_additional_data: bool
+    paper: PaperRef | None
+    paper_title: str | None
+    paper_url: str | None
+    paper_date: object
+    code: str | None
+    n_code_links: int
+    extra: dict
+    values: list = field(default_factory=list)  # Cells in the row's own key order
+    cells: list = field(default_factory=list)  # one Cell or None per metric, page order
+
+
+ROW_FIELDS = (
+    "pk", "rank", "model", "uses_additional_data", "paper__slug", "paper_title", "paper_url",
+    "paper_date", "code", "n_code_links",
+)  # fmt: skip
 
 
 class PageData:
     """A leaderboard with its shown rows, values and newest snapshot, fetched once.
 
     The page view and the exports share this: a fixed number of queries,
-    however many rows the leaderboard has.
+    however many rows the leaderboard has. Rows and values are read as tuples,
+    not model instances: a 2,000-row board has some 10,000 of them, and building
+    that many instances costs more than rendering the whole page.
+
+    `row_extras=False` leaves out the rows' unknown keys, which only the export
+    writes: decoding them is a tenth of the page's time on a big board.
     """
 
-    def __init__(self, leaderboard):
+    def __init__(self, leaderboard, *, row_extras=True):
         self.leaderboard = leaderboard
+        self.row_extras = row_extras
         self.metrics = list(leaderboard.metrics.all())
         self.areas = [link.area for link in leaderboard.area_links.all()]
-        self.rows = list(Row.objects.filter(leaderboard=leaderboard).for_page())
+        shown = Row.objects.filter(leaderboard=leaderboard).shown()
+        fields = (*ROW_FIELDS, "extra") if row_extras else ROW_FIELDS
+        self.rows = []
+        by_pk = {}
+        empty = [None] * len(self.metrics)
+        for values in shown.order_by("rank").values_list(*fields):
+            pk, rank, model, extra_data, slug, title, url, day, code, links = values[:10]
+            paper = PaperRef(slug) if slug is not None else None
+            extra = values[10] if row_extras else {}
+            row = PageRow(pk, rank, model, extra_data, paper, title, url, day, code, links, extra)
+            row.cells = empty.copy()
+            self.rows.append(row)
+            by_pk[pk] = row
+        column = {metric.pk: index for index, metric in enumerate(self.metrics)}
+        values = MetricValue.objects.filter(row__in=shown).order_by("row_id", "position")
+        for row_id, metric_id, raw, number in values.values_list(
+            "row_id", "metric_id", "raw", "number"
+        ):
+            row = by_pk[row_id]
+            cell = Cell(metric_id, raw, number)
+            row.values.append(cell)
+            row.cells[column[metric_id]] = cell
         self.snapshot = leaderboard.snapshots.newest_first().first()
         self.verification = {}
         if self.snapshot is not None:
             self.verification = {
-                v.row_id: v
-                for v in RowVerification.objects.filter(snapshot=self.snapshot, row__isnull=False)
+                row_id: Verification(n_ran, n_unverified, n_pointer)
+                for row_id, n_ran, n_unverified, n_pointer in RowVerification.objects.filter(
+                    snapshot=self.snapshot, row__isnull=False
+                ).values_list("row_id", "n_ran", "n_unverified", "n_pointer_only_licence")
             }
         self.withheld = leaderboard.rows.filter(withheld=True).count()
+        self._names = {metric.pk: metric.name for metric in self.metrics}
 
     def table(self):
         """(row, one value per metric in the page's order, verification) triples."""
         for row in self.rows:
-            by_metric = {value.metric_id: value for value in row.values.all()}
-            cells = [by_metric.get(metric.pk) for metric in self.metrics]
-            yield row, cells, self.verification.get(row.pk)
+            yield row, row.cells, self.verification.get(row.pk)
+
+    def summary(self):
+        """The page-level blocks of `document()`, for the page: same figures, no rows built."""
+        rows = [self._row_facts(row) for row in self.rows]
+        return {
+            "source": self._source(),
+            "counts": derive.page_counts(rows),
+            "since_archive": self._since_archive(),
+            "syntology": self._syntology(rows),
+        }
+
+    def _row_facts(self, row):
+        """What the derived figures read from a row (see derive.py)."""
+        verification = self.verification.get(row.pk)
+        return {
+            "uses_additional_data": row.uses_additional_data,
+            "paper_date": row.paper_date,
+            # Any value that tells papers apart will do: these dicts are never written out.
+            "paper": row.paper.slug if row.paper else None,
+            "paper_url": row.paper_url,
+            "paper_title": row.paper_title,
+            "code": row.code,
+            "syntology": verification.as_block() if verification else None,
+        }
+
+    def _source(self):
+        source = dict(self.leaderboard.source)
+        source["rows_withheld_as_spam"] = source["rows_withheld_as_spam"] + self.withheld
+        return source
 
     def row_document(self, row):
         verification = self.verification.get(row.pk)
         document = {
             "rank_in_archive_order": row.rank,
             "model": row.model,
-            "metrics": {value.metric.name: value.raw for value in row.values.all()},
+            "metrics": {self._names[cell.metric_id]: cell.raw for cell in row.values},
             "uses_additional_data": row.uses_additional_data,
             "paper_date": row.paper_date.isoformat() if row.paper_date else None,
             "paper": f"/paper/{row.paper.slug}" if row.paper else None,
@@ -59,10 +183,10 @@ class PageData:
 
     def document(self):
         """The page as a page file: same keys, same order, figures recomputed."""
+        if not self.row_extras:
+            raise ValueError("a page file needs the rows' extra keys: PageData(row_extras=True)")
         board = self.leaderboard
         rows = [self.row_document(row) for row in self.rows]
-        source = dict(board.source)
-        source["rows_withheld_as_spam"] = source["rows_withheld_as_spam"] + self.withheld
         page = {
             "url": board.path,
             "task": {
@@ -76,7 +200,7 @@ class PageData:
             "category_note": board.category_note,
             "description": board.description,
             "description_from": board.description_from,
-            "source": source,
+            "source": self._source(),
             "metrics": [metric.name for metric in self.metrics],
             "metric_direction": {
                 "note": board.direction_note,
@@ -118,3 +242,37 @@ class PageData:
 def page_json(document):
     """Compact JSON as the page files come: no spaces, non-ASCII kept."""
     return json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+
+
+CSV_COUNTERS = ("n_ran", "n_unverified", "n_samples", "n_pointer_only_licence")
+
+
+def page_csv(data, out):
+    """One line per shown row, archive order; metric columns hold the raw strings.
+
+    A row that lacks a metric gets an empty cell, as on the page.
+    """
+    writer = csv.writer(out, lineterminator="\n")
+    metrics = [metric.name for metric in data.metrics]
+    writer.writerow(
+        ["rank_in_archive_order", "model", *metrics, "uses_additional_data", "paper_date"]
+        + ["paper_title", "paper_url", "paper", "code", "n_code_links", *CSV_COUNTERS]
+    )
+    for row in data.rows:
+        document = data.row_document(row)
+        values = document["metrics"]
+        block = document["syntology"] or {}
+        writer.writerow(
+            [row.rank, row.model]
+            + [values.get(name) or "" for name in metrics]
+            + [
+                "true" if row.uses_additional_data else "false",
+                document["paper_date"] or "",
+                row.paper_title or "",
+                row.paper_url or "",
+                document["paper"] or "",
+                row.code or "",
+                row.n_code_links,
+            ]
+            + [block.get(name, "") for name in CSV_COUNTERS]
+        )

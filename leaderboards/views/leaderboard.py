@@ -1,24 +1,182 @@
-"""The leaderboard page and its exports."""
+"""The leaderboard page and its exports.
 
+All three read one `PageData`, so the page, the JSON and the CSV show the same
+rows and the same figures.
+"""
+
+import io
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.core.paginator import Paginator
+from django.db.models import Count, F, Q, Sum
+from django.db.models.functions import Coalesce
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from ..export import PageData, page_json
-from ..models import Leaderboard
+from ..chart import build_chart
+from ..export import PageData, page_csv, page_json
+from ..filters import RowFilter
+from ..models import Leaderboard, Row
+from ..table import (
+    ASC,
+    DESC,
+    FIXED_COLUMNS,
+    TableRow,
+    chart_points,
+    metric_order,
+    resolve_sort,
+    sort_rows,
+)
+
+ROWS_PER_PAGE = 100
 
 
-def _page_data(slug):
-    return PageData(get_object_or_404(Leaderboard.objects.for_page(), slug=slug))
+@dataclass(slots=True)
+class Header:
+    label: str
+    href: str
+    sort: str | None  # "ascending" / "descending" on the sorted column, for aria-sort
+    numeric: bool = False
+    direction: str | None = None
+
+
+def _page_data(slug, **options):
+    return PageData(get_object_or_404(Leaderboard.objects.for_page(), slug=slug), **options)
+
+
+def _query(request, **changes):
+    """The current query string with `changes` applied (None drops a key)."""
+    params = request.GET.copy()
+    for name, value in changes.items():
+        params.pop(name, None)
+        if value is not None:
+            params[name] = value
+    encoded = params.urlencode()
+    return f"?{encoded}" if encoded else "?"
+
+
+def _headers(request, metrics, sorted_key, sorted_order):
+    """Sort links for every column: a first click sorts the column's natural way."""
+
+    def header(key, label, default, numeric=False, direction=None):
+        current = key == sorted_key
+        order = (ASC if sorted_order == DESC else DESC) if current else default
+        return Header(
+            label=label,
+            href=_query(
+                request,
+                sort=None if key == "rank" and order == ASC else key,
+                order=None if order == default else order,
+                page=None,
+            ),  # fmt: skip
+            sort=("ascending" if sorted_order == ASC else "descending") if current else None,
+            numeric=numeric,
+            direction=direction,
+        )
+
+    fixed = {
+        key: header(key, column.label, column.default_order, column.numeric)
+        for key, column in FIXED_COLUMNS.items()
+    }
+    by_metric = [
+        header(m.name, m.name, metric_order(m.direction), True, m.direction) for m in metrics
+    ]
+    return fixed, by_metric
+
+
+def _history(leaderboard):
+    """Every verification snapshot with its row figures, newest first, in one query."""
+    return list(
+        leaderboard.snapshots.newest_first().annotate(
+            rows_with_line=Count("verifications"),
+            rows_ran=Count("verifications", filter=Q(verifications__n_ran__gt=0)),
+            n_ran=Coalesce(Sum("verifications__n_ran"), 0),
+            n_samples=Coalesce(
+                Sum(F("verifications__n_ran") + F("verifications__n_unverified")), 0
+            ),
+        )
+    )
 
 
 def leaderboard_detail(request, slug):
-    data = _page_data(slug)
+    data = _page_data(slug, row_extras=False)
+    board = data.leaderboard
+    rows = Row.objects.filter(leaderboard=board).shown()
+    filterset = RowFilter(request.GET or None, queryset=rows, snapshot=data.snapshot)
+    if filterset.is_bound and not filterset.is_valid():
+        return render(
+            request,
+            "leaderboards/leaderboard/bad_request.html",
+            {"leaderboard": board, "errors": filterset.errors},
+            status=400,
+        )
+    everything = [TableRow(*triple) for triple in data.table()]
+    items = everything
+    if filterset.active:
+        keep = set(filterset.qs.values_list("pk", flat=True))
+        items = [item for item in items if item.row.pk in keep]
+
+    sort_key, sort_index, sort_order = resolve_sort(request.GET, data.metrics)
+    ordered = sort_rows(items, sort_key, sort_index, sort_order)
+    page_obj = Paginator(ordered, ROWS_PER_PAGE).get_page(request.GET.get("page"))
+    fixed, by_metric = _headers(request, data.metrics, sort_key, sort_order)
+
+    chart = None
+    chart_metric = None
+    if data.metrics:
+        names = [metric.name for metric in data.metrics]
+        chosen = request.GET.get("chart")
+        index = names.index(chosen) if chosen in names else 0
+        chart_metric = data.metrics[index]
+        chart = build_chart(chart_metric.name, chart_metric.direction, chart_points(items, index))
+    chart_links = [(metric, _query(request, chart=metric.name)) for metric in data.metrics]
+
+    document = data.summary()
+    since = document["since_archive"]
+    entries = []
+    if since:
+        columns = since.get("columns") or []
+        entries = [[entry.get(name) for name in columns] for entry in since.get("entries") or []]
+    history = _history(board)
+    # The filter form and "clear filters" keep how the table is sorted and charted.
+    kept = [(name, request.GET[name]) for name in ("sort", "order", "chart") if name in request.GET]
     return render(
         request,
         "leaderboards/leaderboard_detail.html",
-        {"leaderboard": data.leaderboard, "page": data},
+        {
+            "leaderboard": board,
+            "page": data,
+            "document": document,
+            "filter": filterset,
+            "filtered": filterset.active,
+            "shown_count": len(items),
+            "total_count": len(everything),
+            "page_obj": page_obj,
+            "fixed": fixed,
+            "metric_headers": by_metric,
+            "sort_key": sort_key,
+            "chart": chart,
+            "chart_metric": chart_metric,
+            "chart_links": chart_links,
+            "since": since,
+            "since_entries": entries,
+            "history": history if len(history) > 1 else [],
+            "hidden_params": kept,
+            "clear_href": "?" + urlencode(kept),
+            "dated_href": _query(request, sort="date", order=ASC, page=None),
+        },
     )
 
 
 def leaderboard_json(request, slug):
     return HttpResponse(page_json(_page_data(slug).document()), content_type="application/json")
+
+
+def leaderboard_csv(request, slug):
+    data = _page_data(slug, row_extras=False)
+    out = io.StringIO()
+    page_csv(data, out)
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{data.leaderboard.slug}.csv"'
+    return response
