@@ -15,6 +15,10 @@ from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.urls import reverse
 
 _primary_only = ContextVar("primary_only", default=False)
+# The one replica a request reads from. The page cache reads the data version
+# and the page reads its rows: from two replicas at different lags, an old
+# page could be cached under the new version.
+_request_replica = ContextVar("request_replica", default=None)
 
 
 class _Wrote:
@@ -36,7 +40,7 @@ class ReplicaRouter:
         replicas = settings.SOTASITE_READ_REPLICAS
         if not replicas or _primary_only.get() or _transaction_wrote():
             return DEFAULT_DB_ALIAS
-        return random.choice(replicas)
+        return _request_replica.get() or random.choice(replicas)
 
     def db_for_write(self, model, **hints):
         connection = connections[DEFAULT_DB_ALIAS]
@@ -53,8 +57,11 @@ class ReplicaRouter:
         return db not in settings.SOTASITE_READ_REPLICAS
 
 
-class PrimaryForEditorsMiddleware:
-    """Editors' requests and every write request read from the primary."""
+class ReadDatabaseMiddleware:
+    """Pick where a request reads: one replica for all of it, or the primary.
+
+    Editors' requests and every write request read from the primary.
+    """
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -66,8 +73,13 @@ class PrimaryForEditorsMiddleware:
         primary = request.method not in ("GET", "HEAD") or request.path.startswith(
             self.admin_prefix
         )
-        token = _primary_only.set(primary)
+        replicas = settings.SOTASITE_READ_REPLICAS
+        tokens = (
+            _primary_only.set(primary),
+            _request_replica.set(random.choice(replicas) if replicas else None),
+        )
         try:
             return self.get_response(request)
         finally:
-            _primary_only.reset(token)
+            _request_replica.reset(tokens[1])
+            _primary_only.reset(tokens[0])

@@ -61,7 +61,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before the rest, so a cached page skips them; after the headers above,
     # which every response gets, cached or not.
-    "sotasite.routers.PrimaryForEditorsMiddleware",
+    "sotasite.routers.ReadDatabaseMiddleware",
     "leaderboards.cache.PageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from leaderboards.models import Area, Leaderboard
-from sotasite.routers import PrimaryForEditorsMiddleware, ReplicaRouter
+from sotasite.routers import ReadDatabaseMiddleware, ReplicaRouter
 from tests.conftest import SEED_SLUG
 
 LEADERBOARD = reverse("leaderboards:leaderboard", args=[SEED_SLUG])
@@ -87,7 +87,7 @@ def test_public_pages_read_from_the_replica(replica, client, django_assert_num_q
 
 def test_editors_and_writes_read_from_the_primary(replica, rf):
     seen = []
-    middleware = PrimaryForEditorsMiddleware(lambda request: seen.append(Area.objects.all().db))
+    middleware = ReadDatabaseMiddleware(lambda request: seen.append(Area.objects.all().db))
     middleware(rf.get(reverse("admin:index")))
     middleware(rf.post(LEADERBOARD))
     middleware(rf.get(LEADERBOARD))
@@ -103,3 +103,18 @@ def test_replicas_are_never_migrated(replica):
 def test_objects_from_both_aliases_may_relate(replica):
     router = ReplicaRouter()
     assert router.allow_relation(Area(), Leaderboard()) is True
+
+
+def test_one_request_reads_from_one_replica(replica, rf, settings):
+    # Two aliases on the same database stand for two replicas.
+    settings.SOTASITE_READ_REPLICAS = ["replica", "default"]
+    seen = []
+
+    def view(request):
+        seen.append({Area.objects.all().db for _ in range(20)})
+
+    middleware = ReadDatabaseMiddleware(view)
+    for _ in range(20):
+        middleware(rf.get(LEADERBOARD))
+    assert all(len(aliases) == 1 for aliases in seen)
+    assert set().union(*seen) == {"replica", "default"}
