@@ -119,18 +119,30 @@ def test_templates_hold_no_inline_script_or_style():
     assert offenders == []
 
 
+# Injected by the browser itself, so the policy does not block the listener.
+RECORD_VIOLATIONS = (
+    "window.violations = [];"
+    "document.addEventListener('securitypolicyviolation',"
+    " e => window.violations.push(e.violatedDirective + ' ' + e.blockedURI));"
+)
+
+
 @pytest.mark.browser
 def test_chromium_reports_no_policy_violation(seeded, live_server, page):
-    # Injected by the browser itself, so the policy does not block the listener.
-    page.add_init_script(
-        "window.violations = [];"
-        "document.addEventListener('securitypolicyviolation',"
-        " e => window.violations.push(e.violatedDirective + ' ' + e.blockedURI));"
-    )
+    page.add_init_script(RECORD_VIOLATIONS)
     page.goto(live_server.url + LEADERBOARD)
     assert page.title().startswith("Out-of-Distribution Detection")
     # The stylesheet, from 'self', applies: the header is laid out as a flex row.
     header = "getComputedStyle(document.querySelector('.site-header')).display"
     assert page.evaluate(header) == "flex"
     page.wait_for_load_state("networkidle")
+    assert page.evaluate("window.violations") == []
+
+
+@pytest.mark.browser
+def test_the_admin_works_under_the_policy(db, live_server, page):
+    page.add_init_script(RECORD_VIOLATIONS)
+    page.goto(live_server.url + reverse("admin:login"))
+    page.wait_for_load_state("networkidle")
+    assert page.locator("input[name=username]").is_visible()
     assert page.evaluate("window.violations") == []
