@@ -145,7 +145,9 @@ CACHES = {
         else {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
             "LOCATION": "pages",
-            "OPTIONS": {"MAX_ENTRIES": 2000},
+            # Entries are compressed pages, most a few kilobytes, the largest
+            # about a hundred: this bounds a worker's cache near 100 MB.
+            "OPTIONS": {"MAX_ENTRIES": 1000},
         }
     ),
 }

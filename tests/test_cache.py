@@ -1,3 +1,5 @@
+import pickle
+
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import caches
@@ -6,7 +8,7 @@ from django.urls import reverse
 
 from leaderboards.cache import PAGE_CACHE, data_version
 from leaderboards.models import Leaderboard, Metric, Row
-from tests.conftest import SEED_FILE, SEED_SLUG
+from tests.conftest import SEED_FILE, SEED_SLUG, scaled_page
 
 LEADERBOARD = reverse("leaderboards:leaderboard", args=[SEED_SLUG])
 MODEL = "CMA(ViT-B/16, NegLabel)"
@@ -189,3 +191,25 @@ def test_posts_are_not_cached(seeded, page_cache, client):
 
 def test_the_cache_is_off_unless_asked_in_tests(seeded, client):
     assert "X-Page-Cache" not in client.get(LEADERBOARD).headers
+
+
+def test_a_big_page_is_cached_compressed_and_served_whole(
+    load, seed_page, write_page, page_cache, client, django_assert_num_queries
+):
+    ok, _, err = load(write_page(scaled_page(seed_page, 2000)))
+    assert ok, err
+    miss = client.get(LEADERBOARD)
+    (entry,) = caches[PAGE_CACHE]._cache.values()
+    assert len(pickle.loads(entry)[2]) < len(miss.content) / 5
+    with django_assert_num_queries(1):
+        hit = client.get(LEADERBOARD)
+    assert hit.content == miss.content
+    assert hit.content.decode().count("<tr>") == 2001
+
+
+def test_head_requests_share_the_cache(seeded, page_cache, client):
+    get = client.get(LEADERBOARD)
+    head = client.head(LEADERBOARD)
+    assert head.status_code == 200
+    assert head.headers["X-Page-Cache"] == "hit"
+    assert head.headers["ETag"] == get.headers["ETag"]
