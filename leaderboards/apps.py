@@ -4,3 +4,10 @@ from django.apps import AppConfig
 class LeaderboardsConfig(AppConfig):
     name = "leaderboards"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        # Every process that can write (web workers, load commands, shells)
+        # must retire cached pages when it changes data.
+        from . import cache
+
+        cache.connect_signals()

@@ -19,6 +19,7 @@ from django.db import DatabaseError, connection, transaction
 from django.utils.text import slugify
 
 from . import derive
+from .cache import bump_data_version
 from .models import (
     Area,
     Dataset,
@@ -220,6 +221,9 @@ class Loader:
                 progress(done)
         if self.report.created or self.report.updated:
             refresh_counts()
+            if not self.dry_run:
+                # Bulk writes send no signals: retire the cached pages here.
+                bump_data_version()
         return self.report
 
     def _load_chunk(self, sources, catalog):

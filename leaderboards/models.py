@@ -433,3 +433,20 @@ class RowVerification(models.Model):
             "n_samples": self.n_samples,
             "n_pointer_only_licence": self.n_pointer_only_licence,
         }
+
+
+class SiteState(models.Model):
+    """The one row saying when the public pages' data last changed.
+
+    Cached pages are keyed by `data_version`, so bumping it (cache.bump_data_version)
+    retires every cached page at once, in every process that shares the database.
+    """
+
+    data_version = models.PositiveBigIntegerField(default=0)
+    changed_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(pk=1), name="site_state_single_row")]
+
+    def __str__(self):
+        return f"data version {self.data_version}"

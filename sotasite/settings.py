@@ -10,6 +10,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -56,7 +57,12 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before the rest, so a cached page skips them; after the headers above,
+    # which every response gets, cached or not.
+    "sotasite.routers.ReadDatabaseMiddleware",
+    "leaderboards.cache.PageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -93,14 +99,59 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers go on while a load writes; a busy timeout makes a
-    # reader wait for the writer's commit instead of failing at once.
+    # reader wait for the writer's commit instead of failing at once. The
+    # connection is kept between requests like any other (CONN_MAX_AGE): each
+    # autocommit read still sees the last commit, and opening the file and
+    # running the pragmas on every request cut cached pages to under half the
+    # requests per second (measured with gunicorn and wrk).
     DATABASES["default"]["OPTIONS"] = {
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         "timeout": 20,
         "transaction_mode": "IMMEDIATE",
     }
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["TEST"] = {"NAME": ""}
+
+# Read replicas, comma-separated URLs; reads go to them, writes and the admin
+# to the primary (sotasite/routers.py). Under test each mirrors the primary.
+SOTASITE_READ_REPLICAS = []
+for number, url in enumerate(env_list("DATABASE_REPLICA_URLS", []), start=1):
+    alias = f"replica_{number}"
+    DATABASES[alias] = dj_database_url.parse(
+        url,
+        conn_max_age=DATABASES["default"]["CONN_MAX_AGE"],
+        conn_health_checks=True,
+    )
+    DATABASES[alias]["TEST"] = {"MIRROR": "default"}
+    SOTASITE_READ_REPLICAS.append(alias)
+DATABASE_ROUTERS = ["sotasite.routers.ReplicaRouter"]
+
+# Whole pages, keyed by the data version (leaderboards/cache.py). Per process
+# by default; SOTASITE_PAGE_CACHE_DIR shares one cache between the workers of
+# a machine. Entries of an old version are never read again and age out.
+SOTASITE_PAGE_CACHE = env_flag("SOTASITE_PAGE_CACHE", True)
+SOTASITE_PAGE_CACHE_TIMEOUT = int(os.environ.get("SOTASITE_PAGE_CACHE_TIMEOUT", "3600"))
+# How long a browser or CDN may show a page without asking again; after that
+# it revalidates with ETag / Last-Modified and usually gets a 304.
+SOTASITE_PAGE_MAX_AGE = int(os.environ.get("SOTASITE_PAGE_MAX_AGE", "60"))
+_page_cache_dir = os.environ.get("SOTASITE_PAGE_CACHE_DIR")
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "pages": (
+        {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": _page_cache_dir,
+            "OPTIONS": {"MAX_ENTRIES": 20000},
+        }
+        if _page_cache_dir
+        else {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "pages",
+            # Entries are compressed pages, most a few kilobytes, the largest
+            # about a hundred: this bounds a worker's cache near 100 MB.
+            "OPTIONS": {"MAX_ENTRIES": 1000},
+        }
+    ),
+}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -129,7 +180,21 @@ SEEDS_DIR = BASE_DIR / "seeds"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Django's own Content-Security-Policy, in every mode so that an inline
+# script or style="" shows up in development, not first in production.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
 if PRODUCTION:
+    # A load balancer probes over plain HTTP; a redirect would read as down.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SECURE_SSL_REDIRECT = env_flag("SOTASITE_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = int(os.environ.get("SOTASITE_HSTS_SECONDS", "31536000"))
@@ -138,9 +203,23 @@ if PRODUCTION:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
 
+# Each line says when, how bad, which logger and where in the code; secrets
+# (the key, database passwords) are replaced before any handler writes.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"redact_secrets": {"()": "sotasite.logfilters.RedactSecrets"}},
+    "formatters": {
+        "where": {
+            "format": "%(asctime)s %(levelname)s %(name)s %(pathname)s:%(lineno)d %(message)s"
+        }
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "where",
+            "filters": ["redact_secrets"],
+        }
+    },
     "root": {"handlers": ["console"], "level": "WARNING"},
 }

@@ -135,3 +135,12 @@ def screenshot():
         return path
 
     return take
+
+
+@pytest.fixture(autouse=True)
+def _no_page_cache(settings):
+    """Pages are rendered afresh in tests, so query counts pin the views' own cost.
+
+    tests/test_cache.py turns the page cache on where it is under test.
+    """
+    settings.SOTASITE_PAGE_CACHE = False

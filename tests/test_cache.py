@@ -1,0 +1,215 @@
+import pickle
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import caches
+from django.db import transaction
+from django.urls import reverse
+
+from leaderboards.cache import PAGE_CACHE, data_version
+from leaderboards.models import Leaderboard, Metric, Row
+from tests.conftest import SEED_FILE, SEED_SLUG, scaled_page
+
+LEADERBOARD = reverse("leaderboards:leaderboard", args=[SEED_SLUG])
+MODEL = "CMA(ViT-B/16, NegLabel)"
+
+
+@pytest.fixture
+def page_cache(settings):
+    settings.SOTASITE_PAGE_CACHE = True
+    caches[PAGE_CACHE].clear()
+    yield
+    caches[PAGE_CACHE].clear()
+
+
+def newer(page, **changes):
+    page["syntology"]["read_at"] = "2026-11-01T00:00:00+00:00"
+    page.update(changes)
+    return page
+
+
+def test_public_page_carries_validators_and_may_be_kept_by_a_cdn(seeded, page_cache, client):
+    response = client.get(LEADERBOARD)
+    assert response.status_code == 200
+    assert response.headers["ETag"].startswith('"')
+    assert response.headers["Last-Modified"].endswith("GMT")
+    control = response.headers["Cache-Control"]
+    assert "public" in control and "max-age=60" in control
+
+
+def test_repeat_visit_with_the_etag_is_a_304(seeded, page_cache, client):
+    first = client.get(LEADERBOARD)
+    again = client.get(LEADERBOARD, headers={"if-none-match": first.headers["ETag"]})
+    assert again.status_code == 304
+    assert again.content == b""
+    assert again.headers["ETag"] == first.headers["ETag"]
+
+
+def test_repeat_visit_with_last_modified_is_a_304(seeded, page_cache, client):
+    first = client.get(LEADERBOARD)
+    again = client.get(LEADERBOARD, headers={"if-modified-since": first.headers["Last-Modified"]})
+    assert again.status_code == 304
+
+
+def test_a_cached_hit_costs_one_query_whatever_the_page(
+    seeded, page_cache, client, django_assert_num_queries
+):
+    miss = client.get(LEADERBOARD)
+    assert miss.headers["X-Page-Cache"] == "miss"
+    with django_assert_num_queries(1):
+        hit = client.get(LEADERBOARD)
+    assert hit.headers["X-Page-Cache"] == "hit"
+    assert hit.content == miss.content
+    assert hit.headers["ETag"] == miss.headers["ETag"]
+
+
+def test_a_newer_load_replaces_the_cached_page(
+    seeded, page_cache, load, seed_page, write_page, client
+):
+    before = client.get(LEADERBOARD)
+    assert MODEL in before.content.decode()
+    seed_page["rows"][0]["model"] = "A model only the newer file has"
+    ok, _, err = load(write_page(newer(seed_page)))
+    assert ok, err
+    after = client.get(LEADERBOARD, headers={"if-none-match": before.headers["ETag"]})
+    assert after.status_code == 200
+    assert after.headers["X-Page-Cache"] == "miss"
+    assert "A model only the newer file has" in after.content.decode()
+    assert after.headers["ETag"] != before.headers["ETag"]
+
+
+def test_a_dry_run_leaves_cached_pages_alone(
+    seeded, page_cache, load, seed_page, write_page, client
+):
+    client.get(LEADERBOARD)
+    version = data_version()
+    ok, _, err = load(write_page(newer(seed_page)), dry_run=True)
+    assert ok, err
+    assert data_version() == version
+    assert client.get(LEADERBOARD).headers["X-Page-Cache"] == "hit"
+
+
+def test_an_editor_withholding_a_row_shows_at_once(
+    seeded, page_cache, client, django_capture_on_commit_callbacks
+):
+    assert MODEL in client.get(LEADERBOARD).content.decode()
+    row = Row.objects.get(leaderboard=seeded, model=MODEL)
+    row.withheld, row.withheld_reason = True, "spam"
+    with django_capture_on_commit_callbacks(execute=True):
+        row.save()
+    response = client.get(LEADERBOARD)
+    assert response.headers["X-Page-Cache"] == "miss"
+    assert MODEL not in response.content.decode()
+
+
+def test_an_editor_setting_a_direction_retires_the_json_export(
+    seeded, page_cache, client, django_capture_on_commit_callbacks
+):
+    url = reverse("leaderboards:leaderboard_json", args=[SEED_SLUG])
+    before = client.get(url).json()
+    metric = Metric.objects.filter(leaderboard=seeded).first()
+    metric.editor_direction = "lower"
+    with django_capture_on_commit_callbacks(execute=True):
+        metric.save()
+    after = client.get(url).json()
+    assert after["metric_direction"]["by_metric"][metric.name] == "lower"
+    assert after != before
+
+
+def test_a_deleted_leaderboard_is_gone_from_the_cache(
+    seeded, page_cache, client, django_capture_on_commit_callbacks
+):
+    assert client.get(LEADERBOARD).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        Leaderboard.objects.get(slug=SEED_SLUG).delete()
+    assert client.get(LEADERBOARD).status_code == 404
+
+
+def test_many_writes_in_one_transaction_bump_the_version_once(
+    seeded, page_cache, django_capture_on_commit_callbacks
+):
+    version, _ = data_version()
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        for row in Row.objects.filter(leaderboard=seeded)[:3]:
+            row.withheld = True
+            row.save()
+    assert data_version()[0] == version + 1
+
+
+def test_a_rolled_back_write_leaves_the_version(
+    seeded, page_cache, django_capture_on_commit_callbacks
+):
+    version = data_version()
+    with (
+        django_capture_on_commit_callbacks(execute=True),
+        pytest.raises(RuntimeError),
+        transaction.atomic(),
+    ):
+        Row.objects.filter(leaderboard=seeded).first().save()
+        raise RuntimeError("the editor's save failed")
+    assert data_version() == version
+
+
+def test_a_missing_page_is_not_cached(db, page_cache, client, load):
+    assert client.get(LEADERBOARD).status_code == 404
+    ok, _, err = load(SEED_FILE)
+    assert ok, err
+    assert client.get(LEADERBOARD).status_code == 200
+
+
+def test_query_strings_are_cached_apart(seeded, page_cache, client):
+    client.get(LEADERBOARD)
+    assert client.get(LEADERBOARD + "?x=1").headers["X-Page-Cache"] == "miss"
+    assert client.get(LEADERBOARD + "?x=1").headers["X-Page-Cache"] == "hit"
+
+
+def test_the_admin_is_never_cached(db, page_cache, client):
+    for _ in range(2):
+        response = client.get(reverse("admin:login"))
+        assert response.status_code == 200
+        control = response.headers["Cache-Control"]
+        assert "private" in control and "no-store" in control
+        assert "public" not in control
+        assert "X-Page-Cache" not in response.headers
+
+
+def test_a_signed_in_editor_gets_private_fresh_pages(seeded, page_cache, client):
+    client.get(LEADERBOARD)
+    client.force_login(User.objects.create_user("editor", is_staff=True))
+    response = client.get(LEADERBOARD)
+    assert response.status_code == 200
+    assert "X-Page-Cache" not in response.headers
+    control = response.headers["Cache-Control"]
+    assert "private" in control and "no-store" in control
+
+
+def test_posts_are_not_cached(seeded, page_cache, client):
+    client.get(LEADERBOARD)
+    response = client.post(LEADERBOARD)
+    assert "X-Page-Cache" not in response.headers
+
+
+def test_the_cache_is_off_unless_asked_in_tests(seeded, client):
+    assert "X-Page-Cache" not in client.get(LEADERBOARD).headers
+
+
+def test_a_big_page_is_cached_compressed_and_served_whole(
+    load, seed_page, write_page, page_cache, client, django_assert_num_queries
+):
+    ok, _, err = load(write_page(scaled_page(seed_page, 2000)))
+    assert ok, err
+    miss = client.get(LEADERBOARD)
+    (entry,) = caches[PAGE_CACHE]._cache.values()
+    assert len(pickle.loads(entry)[2]) < len(miss.content) / 5
+    with django_assert_num_queries(1):
+        hit = client.get(LEADERBOARD)
+    assert hit.content == miss.content
+    assert hit.content.decode().count("<tr>") == 2001
+
+
+def test_head_requests_share_the_cache(seeded, page_cache, client):
+    get = client.get(LEADERBOARD)
+    head = client.head(LEADERBOARD)
+    assert head.status_code == 200
+    assert head.headers["X-Page-Cache"] == "hit"
+    assert head.headers["ETag"] == get.headers["ETag"]
