@@ -233,7 +233,7 @@ def free_port():
         return sock.getsockname()[1]
 
 
-def fetch(url, headers=None, timeout=30):
+def fetch(url, headers=None, timeout=120):
     """(status, body text, headers) of one GET; HTTP errors are answers, not exceptions."""
     request = urllib.request.Request(url, headers=headers or {})
     try:

@@ -47,15 +47,23 @@ class Measure:
     note: str = ""
 
 
-def measure(base, measure_, connections, seconds, bust=False):
+def measure(base, measure_, connections, seconds, bust=False, settle=STATIC_PATH):
     for count in connections:
         common.log(f"wrk -c{count} {measure_.mode:<9} {measure_.path}")
         measure_.results[count] = common.wrk(base, [measure_.path], count, seconds, bust=bust)
+        # wrk stops with requests still queued at the workers; the next run
+        # starts once they are served, or it would measure this page's tail.
+        common.fetch(base + settle, timeout=600)
 
 
 def warm(base, path, times=3):
-    for _ in range(times):
-        common.fetch(base + path)
+    """Fetch a page a few times; False when it does not answer within the timeout."""
+    try:
+        for _ in range(times):
+            common.fetch(base + path)
+    except OSError:
+        return False
+    return True
 
 
 def conditional_get(base, path):
@@ -163,9 +171,9 @@ def targets(measures, static, datasette, seed_served, seed_uncached, repeat_visi
             repeat_visit,
         ),
     ]
-    not_built = [m.name for m in measures if not m.results]
+    not_built = [f"{m.name} ({m.note})" for m in measures if not m.results]
     if not_built:
-        rows.append(("MISS", "every page listed answers", "not built: " + ", ".join(not_built)))
+        rows.append(("MISS", "every page listed answers", "not measured: " + ", ".join(not_built)))
     return rows
 
 
@@ -232,7 +240,9 @@ def main():
                     measures.append(Measure(page.name, page.path or "?", "", note=page.missing))
                     continue
                 served = Measure(page.name, page.path, "as served", note=page.note)
-                warm(base, page.path)
+                if not warm(base, page.path):
+                    measures.append(Measure(page.name, page.path, "", note="no answer in 120 s"))
+                    continue
                 measure(base, served, connections, options.duration)
                 uncached = Measure(page.name, page.path, "uncached", note=page.note)
                 measure(base, uncached, connections, options.duration, bust=True)
@@ -281,7 +291,7 @@ def _datasette(db_path, connections, seconds):
             item.note = f"answered {status}"
             return item
         warm(f"http://127.0.0.1:{port}", path)
-        measure(f"http://127.0.0.1:{port}", item, connections, seconds)
+        measure(f"http://127.0.0.1:{port}", item, connections, seconds, settle="/-/versions.json")
     return item
 
 
