@@ -1,0 +1,336 @@
+"""Serving benchmark: the site under gunicorn and wrk, against a static file and Datasette.
+
+    .venv/bin/python bench/serve.py [--boards 15000] [--duration 10] [--reuse]
+
+In one run on loopback: builds a fresh SQLite database (seeds/, `--boards`
+generated pages, one 2,000-row board), serves it with gunicorn under production
+settings (2 sync workers) and drives each page with wrk at 2 connections (one
+per worker) and at 16. Each page is measured as served (the site's page cache,
+when it has one, answers repeats) and uncached (a query string of its own on
+every request, so no cached copy can answer). Baselines in the same run: the
+seed leaderboard's HTML saved under STATIC_ROOT and served by whitenoise in the
+same gunicorn, and Datasette serving the same SQLite file, its table page of
+that leaderboard's rows. Prints a Markdown table, writes it with the targets of
+issue #7 to bench/results/serve.md, and exits non-zero when a target is missed.
+A page the site does not have yet is reported as not built, not measured.
+"""
+
+import argparse
+import os
+import platform
+import sqlite3
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import common  # noqa: E402
+
+STATIC_FILE = common.ROOT / "staticfiles" / "bench" / "leaderboard.html"
+STATIC_PATH = "/static/bench/leaderboard.html"
+
+P95_LIMIT_MS = 25
+UNCACHED_SHARE = 0.20
+CACHED_SHARE = 0.70
+DATASETTE_TIMES = 5
+
+
+@dataclass
+class Measure:
+    name: str
+    path: str
+    mode: str  # "as served", "uncached", "static", "datasette"
+    results: dict = field(default_factory=dict)  # connections -> WrkResult
+    note: str = ""
+
+
+def measure(base, measure_, connections, seconds, bust=False, settle=STATIC_PATH):
+    for count in connections:
+        common.log(f"wrk -c{count} {measure_.mode:<9} {measure_.path}")
+        measure_.results[count] = common.wrk(base, [measure_.path], count, seconds, bust=bust)
+        # wrk stops with requests still queued at the workers; the next run
+        # starts once they are served, or it would measure this page's tail.
+        common.fetch(base + settle, timeout=600)
+
+
+def warm(base, path, times=3):
+    """Fetch a page a few times; False when it does not answer within the timeout."""
+    try:
+        for _ in range(times):
+            common.fetch(base + path)
+    except OSError:
+        return False
+    return True
+
+
+def conditional_get(base, path):
+    """What a repeat visit gets: 304 when the page gave an ETag or Last-Modified."""
+    status, _, headers = common.fetch(base + path)
+    if status != 200:
+        return f"first visit {status}"
+    validators = {}
+    if headers.get("ETag"):
+        validators["If-None-Match"] = headers["ETag"]
+    if headers.get("Last-Modified"):
+        validators["If-Modified-Since"] = headers["Last-Modified"]
+    if not validators:
+        return "no ETag or Last-Modified"
+    repeat, _, _ = common.fetch(base + path, headers=validators)
+    return f"{repeat} with {', '.join(validators)}"
+
+
+def row_count(db_path):
+    with sqlite3.connect(db_path) as db:
+        return db.execute("select count(*) from leaderboards_row").fetchone()[0]
+
+
+def board_id(db_path, slug):
+    with sqlite3.connect(db_path) as db:
+        query = "select id from leaderboards_leaderboard where slug = ?"
+        return db.execute(query, [slug]).fetchone()[0]
+
+
+def fmt_ms(value):
+    return f"{value:.1f}"
+
+
+def table(measures, static, connections):
+    lines = [
+        "| page | URL | measured | conns | req/s | p50 ms | p95 ms | p99 ms | errors | / static |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for item in measures:
+        if not item.results:
+            lines.append(f"| {item.name} | `{item.path}` | {item.note} | | | | | | | |")
+            continue
+        name = f"{item.name} ({item.note})" if item.note else item.name
+        for count in connections:
+            result = item.results[count]
+            base = static.results[count].rps
+            share = f"{result.rps / base:.0%}" if base else ""
+            errors = str(result.errors) + (f" ({result.error_detail})" if result.errors else "")
+            lines.append(
+                f"| {name} | `{item.path}` | {item.mode} | {count} | {result.rps:,.0f} | "
+                f"{fmt_ms(result.p50)} | {fmt_ms(result.p95)} | {fmt_ms(result.p99)} | "
+                f"{errors} | {share} |"
+            )
+    return "\n".join(lines)
+
+
+def verdict(ok):
+    return "PASS" if ok else "MISS"
+
+
+def targets(measures, static, datasette, seed_served, seed_uncached, repeat_visit):
+    """(PASS/MISS, target, figure) for each target of issue #7 this run can judge."""
+    pages = [m for m in measures if m.results and m.mode in ("as served", "uncached")]
+    slow = [
+        f"{m.name} ({m.mode}) {m.results[2].p95:.1f} ms"
+        for m in pages
+        if m.results[2].p95 >= P95_LIMIT_MS
+    ]
+    errored = [f"{m.name} ({m.mode}) {m.results[16].errors}" for m in pages if m.results[16].errors]
+    static_rps = static.results[2].rps
+    uncached = seed_uncached.results[2].rps
+    served = seed_served.results[2].rps
+    ds_rps = datasette.results[2].rps if datasette.results else 0
+    rows = [
+        (
+            verdict(not slow),
+            f"p95 under {P95_LIMIT_MS} ms at 2 connections, every page",
+            "; ".join(slow) or f"worst {max(m.results[2].p95 for m in pages):.1f} ms",
+        ),
+        (
+            verdict(not errored),
+            "no errors at 16 connections",
+            "; ".join(errored) or "0 errors",
+        ),
+        (
+            verdict(uncached >= UNCACHED_SHARE * static_rps),
+            f"uncached leaderboard at least {UNCACHED_SHARE:.0%} of static (a)",
+            f"{uncached:,.0f} / {static_rps:,.0f} req/s = {uncached / static_rps:.0%}",
+        ),
+        (
+            verdict(served >= CACHED_SHARE * static_rps),
+            f"leaderboard with the site's caching at least {CACHED_SHARE:.0%} of static (a)",
+            f"{served:,.0f} / {static_rps:,.0f} req/s = {served / static_rps:.0%}",
+        ),
+        (
+            verdict(ds_rps and uncached >= DATASETTE_TIMES * ds_rps),
+            f"uncached leaderboard at least {DATASETTE_TIMES}x Datasette (b)",
+            f"{uncached:,.0f} / {ds_rps:,.0f} req/s = {uncached / ds_rps:.1f}x"
+            if ds_rps
+            else "Datasette not measured",
+        ),
+        (
+            verdict(repeat_visit.startswith("304")),
+            "a repeat visit with the page's validators gets 304",
+            repeat_visit,
+        ),
+    ]
+    not_built = [f"{m.name} ({m.note})" for m in measures if not m.results]
+    if not_built:
+        rows.append(("MISS", "every page listed answers", "not measured: " + ", ".join(not_built)))
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", type=int, default=15000, help="generated pages (15000)")
+    parser.add_argument("--seed", default="1")
+    parser.add_argument("--big-rows", type=int, default=2000)
+    parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run (10)")
+    parser.add_argument(
+        "--db",
+        type=Path,
+        default=common.OUT / "serve.sqlite3",
+        help="where to build the database (bench/out/serve.sqlite3)",
+    )
+    parser.add_argument(
+        "--reuse", action="store_true", help="serve the database --db already holds; no build"
+    )
+    parser.add_argument("--output", type=Path, default=common.RESULTS / "serve.md")
+    options = parser.parse_args()
+    connections = (2, 16)
+    started = time.time()
+
+    options.db.parent.mkdir(parents=True, exist_ok=True)
+    timings = {}
+    if not options.reuse:
+        timings = common.build_site(options.db, options.boards, options.seed, options.big_rows)
+    env = common.production_env(options.db)
+    # Production static storage serves hashed names from a manifest; make them.
+    common.manage("collectstatic", "--noinput", "--verbosity", "0", env=env)
+    STATIC_FILE.parent.mkdir(parents=True, exist_ok=True)
+    STATIC_FILE.unlink(missing_ok=True)
+    boards_total = _count(options.db, "leaderboards_leaderboard")
+    rows_total = row_count(options.db)
+
+    port = common.free_port()
+    base = f"http://127.0.0.1:{port}"
+    pages = common.site_pages()
+    # Whitenoise indexes STATIC_ROOT when a worker starts: the page's HTML is
+    # saved first, then gunicorn starts again to serve it.
+    with common.gunicorn(env, port):
+        status, html, _ = common.fetch(base + pages[0].path)
+        if status != 200:
+            sys.exit(f"the seed page answered {status}; nothing to measure")
+        STATIC_FILE.write_text(html, encoding="utf-8")
+        pages = common.resolve_pages(lambda path: common.fetch(base + path)[:2])
+        for page in pages:
+            if not page.missing:
+                answer = common.fetch(base + page.path)[0]
+                if answer != 200:
+                    page.missing = f"{answer} (not built)" if answer == 404 else f"{answer}"
+
+    measures = []
+    try:
+        with common.gunicorn(env, port) as master:
+            workers = common.worker_pids(master.pid)
+            rss_start = [common.rss_mb(pid) for pid in workers]
+            static = Measure("static file (a)", STATIC_PATH, "static")
+            warm(base, STATIC_PATH)
+            measure(base, static, connections, options.duration)
+            repeat_visit = conditional_get(base, pages[0].path)
+            for page in pages:
+                if page.missing:
+                    measures.append(Measure(page.name, page.path or "?", "", note=page.missing))
+                    continue
+                served = Measure(page.name, page.path, "as served", note=page.note)
+                if not warm(base, page.path):
+                    measures.append(Measure(page.name, page.path, "", note="no answer in 120 s"))
+                    continue
+                measure(base, served, connections, options.duration)
+                uncached = Measure(page.name, page.path, "uncached", note=page.note)
+                measure(base, uncached, connections, options.duration, bust=True)
+                measures += [served, uncached]
+            rss_end = [common.rss_mb(pid) for pid in common.worker_pids(master.pid)]
+    finally:
+        STATIC_FILE.unlink(missing_ok=True)
+
+    datasette = _datasette(options.db, connections, options.duration)
+    seed_served, seed_uncached = measures[0], measures[1]
+    report = _report(
+        options,
+        timings,
+        boards_total,
+        rows_total,
+        [static, *measures, datasette],
+        static,
+        connections,
+        targets(measures, static, datasette, seed_served, seed_uncached, repeat_visit),
+        (rss_start, rss_end),
+        time.time() - started,
+    )
+    print(report)
+    options.output.parent.mkdir(parents=True, exist_ok=True)
+    options.output.write_text(report + "\n", encoding="utf-8")
+    common.log(f"written to {options.output}")
+    return 0 if "| MISS |" not in report else 1
+
+
+def _count(db_path, table_name):
+    with sqlite3.connect(db_path) as db:
+        return db.execute(f'select count(*) from "{table_name}"').fetchone()[0]  # noqa: S608
+
+
+def _datasette(db_path, connections, seconds):
+    """Datasette's table page of the seed leaderboard's rows, from the same file."""
+    binary = common.ensure_datasette()
+    seed_slug = common.seed_page()["url"].removeprefix("/sota/")
+    path = f"/{db_path.stem}/leaderboards_row?leaderboard_id={board_id(db_path, seed_slug)}"
+    item = Measure("Datasette table page (b)", path, "datasette")
+    port = common.free_port()
+    command = [str(binary), "serve", str(db_path), "--host", "127.0.0.1", "--port", str(port)]
+    with common.server(command, dict(os.environ), port, probe="/-/versions.json"):
+        status = common.fetch(f"http://127.0.0.1:{port}{path}")[0]
+        if status != 200:
+            item.note = f"answered {status}"
+            return item
+        warm(f"http://127.0.0.1:{port}", path)
+        measure(f"http://127.0.0.1:{port}", item, connections, seconds, settle="/-/versions.json")
+    return item
+
+
+def _report(options, timings, boards, rows, measures, static, connections, verdicts, rss, took):
+    command = "bench/serve.py " + " ".join(sys.argv[1:])
+    load = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in timings.items())
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"],
+        cwd=common.ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    lines = [
+        "# Serving benchmark",
+        "",
+        f"`{command.strip()}` at {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+        f"commit {commit}, {os.cpu_count()} cores ({platform.machine()}), "
+        f"load average before the run {os.getloadavg()[0]:.1f}.",
+        "",
+        f"SQLite database: {boards:,} leaderboards, {rows:,} rows"
+        + (f"; built in: {load}." if load else " (reused)."),
+        f"gunicorn, production settings, 2 sync workers; wrk on the same machine, "
+        f"{options.duration} s a run, 2 threads, 10 s timeout. "
+        "*uncached*: every request carries a query string of its own, so no page cache "
+        "can answer it. *as served*: the same URL repeated.",
+        "",
+        table(measures, static, connections),
+        "",
+        "| result | target | figure |",
+        "|---|---|---|",
+        *(f"| {ok} | {target} | {figure} |" for ok, target, figure in verdicts),
+        "",
+        "gunicorn worker RSS (MB) at start and end of the page runs: "
+        + ", ".join(f"{a:.0f} -> {b:.0f}" for a, b in zip(*rss, strict=False))
+        + f". Whole run {took / 60:.1f} min.",
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
