@@ -109,6 +109,18 @@ def test_sorting_by_date_and_model(seeded, client):
     assert models_in_order(html)[0] == "SHE"
 
 
+def test_sorting_by_verification_code_and_extra_data(seeded, client):
+    _, html = get(client, "?sort=verified")
+    models = models_in_order(html)
+    assert models[:2] == ["KNN (ResNet-50 SupCon)", "KNN (ResNet-50)"]  # 30 samples ran
+    assert models[-1] == "MOOD"  # no verification block: last, in archive order
+    _, html = get(client, "?sort=code")
+    assert models_in_order(html)[0] == "MOS (BiT-S-R101x1)"  # five code links
+    assert models_in_order(html)[-1] == "DML"  # no code
+    _, html = get(client, "?sort=extra")
+    assert ranks_in_order(html)[:2] == [3, 11]
+
+
 def test_column_headers_link_to_their_sort_and_mark_the_sorted_one(seeded, client):
     _, html = get(client, "?sort=AUROC")
     assert 'aria-sort="descending"><a href="?sort=AUROC&amp;order=asc#results"' in html
