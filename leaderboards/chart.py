@@ -168,9 +168,12 @@ def build_chart(metric, direction, points):
     """Lay out `points` (dated, with a number) on the canvas; None when there are none."""
     if not points:
         return None
+    low_y, high_y = _value_range([p.number for p in points])
+    if not math.isfinite(high_y - low_y):
+        # Numbers near the float limit ("1e308" and "-1e308") leave no scale to draw on.
+        return None
     records = mark_records(points, direction)
     chart = Chart(metric=metric, direction=direction, points=points, records=records)
-    low_y, high_y = _value_range([p.number for p in points])
     low_x, high_x = _date_range([p.date for p in points])
     days = (high_x - low_x).days
 

@@ -179,6 +179,23 @@ def test_a_bad_filter_value_is_a_clear_400(seeded, client, query):
     assert "Enter a valid date" in html or "Null characters are not allowed" in html
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "?sort=%00&order=%00&chart=%00",
+        "?extra_data=%00&has_code=%FF&ran=",
+        "?date_from=0001-01-01&date_to=9999-12-31",
+        "?page=-1",
+        "?page=1e99",
+        "?model=" + "x" * 5000,
+        "?sort=AUROC&sort=FPR95&chart=AUROC&chart=",
+    ],
+)
+def test_hostile_query_strings_never_fail(seeded, client, query):
+    response, _ = get(client, query)
+    assert response.status_code in (200, 400)
+
+
 def test_an_unreadable_yes_no_value_means_any(seeded, client):
     response, html = get(client, "?has_code=maybe")
     assert response.status_code == 200
