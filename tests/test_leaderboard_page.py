@@ -236,7 +236,7 @@ def test_known_direction_adds_the_frontier_and_marks_records(seeded, client):
     _, html = get(client, "?chart=AUROC")
     chart = section(html, "chart")
     assert chart.count('<path class="frontier"') == 1
-    records = re.findall(r'<g class="point record"[^>]*><title>([^:]+):', chart)
+    records = re.findall(r'<g class="point record[^"]*"[^>]*><title>([^:]+):', chart)
     assert [htmllib.unescape(name) for name in records] == [
         "CMA(ViT-B/16, NegLabel)",
         "LINe (ResNet50)",
