@@ -158,6 +158,12 @@ def test_filters_narrow_the_rows(seeded, client, query, expected):
     assert f"{len(expected)} of 22 rows match" in html
 
 
+def test_rows_without_a_sample_that_ran_survive_a_deleted_row(seeded, client):
+    seeded.rows.get(rank=2).delete()  # its verification stays, pointing nowhere
+    _, html = get(client, "?ran=false")
+    assert sorted(ranks_in_order(html)) == [1, 8, 17, 18, 20, 21, 22]
+
+
 def test_rows_with_a_sample_that_ran(seeded, client):
     _, html = get(client, "?ran=true")
     assert len(ranks_in_order(html)) == 15
