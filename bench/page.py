@@ -32,7 +32,11 @@ LIMIT_MS = 150
 
 
 def board(rows, seed):
-    """One generated page with exactly `rows` rows."""
+    """One generated page with exactly `rows` rows.
+
+    generate_pages() draws each board's size; the bench needs one size, so it
+    calls the step that builds one board.
+    """
     from leaderboards import generator
 
     rng = random.Random(seed)

@@ -48,7 +48,8 @@ class RowFilter(django_filters.FilterSet):
         return queryset.filter(with_code if value else ~with_code)
 
     def filter_ran(self, queryset, name, value):
-        ran = RowVerification.objects.filter(snapshot=self.snapshot, n_ran__gt=0)
+        # A NULL in the list would make NOT IN match nothing: rows deleted since stay out.
+        ran = RowVerification.objects.filter(snapshot=self.snapshot, n_ran__gt=0, row__isnull=False)
         rows = ran.values("row_id")
         return queryset.filter(pk__in=rows) if value else queryset.exclude(pk__in=rows)
 

@@ -97,3 +97,14 @@ def test_point_markup_escapes_what_the_data_says():
     markup = build_chart("m", "higher", points).points_markup()
     assert "<script>" not in markup
     assert "&quot;&gt;&lt;script&gt;" in markup
+
+
+@pytest.mark.parametrize(
+    "numbers", [(1e308, -1e308), (1e-320, 2e-320), (5e300, 5e300), (-3.0, -3.0), (0.0, 1e15)]
+)
+def test_extreme_numbers_draw_or_give_no_chart_but_never_fail(numbers):
+    points = [point(index, f"202{index}-01-01", number) for index, number in enumerate(numbers)]
+    chart = build_chart("m", "higher", points)
+    if chart is not None:
+        assert all(chart.top <= p.y <= chart.bottom for p in points)
+        chart.points_markup()

@@ -109,6 +109,18 @@ def test_sorting_by_date_and_model(seeded, client):
     assert models_in_order(html)[0] == "SHE"
 
 
+def test_sorting_by_verification_code_and_extra_data(seeded, client):
+    _, html = get(client, "?sort=verified")
+    models = models_in_order(html)
+    assert models[:2] == ["KNN (ResNet-50 SupCon)", "KNN (ResNet-50)"]  # 30 samples ran
+    assert models[-1] == "MOOD"  # no verification block: last, in archive order
+    _, html = get(client, "?sort=code")
+    assert models_in_order(html)[0] == "MOS (BiT-S-R101x1)"  # five code links
+    assert models_in_order(html)[-1] == "DML"  # no code
+    _, html = get(client, "?sort=extra")
+    assert ranks_in_order(html)[:2] == [3, 11]
+
+
 def test_column_headers_link_to_their_sort_and_mark_the_sorted_one(seeded, client):
     _, html = get(client, "?sort=AUROC")
     assert 'aria-sort="descending"><a href="?sort=AUROC&amp;order=asc#results"' in html
@@ -146,6 +158,12 @@ def test_filters_narrow_the_rows(seeded, client, query, expected):
     assert f"{len(expected)} of 22 rows match" in html
 
 
+def test_rows_without_a_sample_that_ran_survive_a_deleted_row(seeded, client):
+    seeded.rows.get(rank=2).delete()  # its verification stays, pointing nowhere
+    _, html = get(client, "?ran=false")
+    assert sorted(ranks_in_order(html)) == [1, 8, 17, 18, 20, 21, 22]
+
+
 def test_rows_with_a_sample_that_ran(seeded, client):
     _, html = get(client, "?ran=true")
     assert len(ranks_in_order(html)) == 15
@@ -165,6 +183,23 @@ def test_a_bad_filter_value_is_a_clear_400(seeded, client, query):
     assert response.status_code == 400
     assert "That filter could not be read" in html
     assert "Enter a valid date" in html or "Null characters are not allowed" in html
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "?sort=%00&order=%00&chart=%00",
+        "?extra_data=%00&has_code=%FF&ran=",
+        "?date_from=0001-01-01&date_to=9999-12-31",
+        "?page=-1",
+        "?page=1e99",
+        "?model=" + "x" * 5000,
+        "?sort=AUROC&sort=FPR95&chart=AUROC&chart=",
+    ],
+)
+def test_hostile_query_strings_never_fail(seeded, client, query):
+    response, _ = get(client, query)
+    assert response.status_code in (200, 400)
 
 
 def test_an_unreadable_yes_no_value_means_any(seeded, client):
@@ -207,7 +242,7 @@ def test_known_direction_adds_the_frontier_and_marks_records(seeded, client):
     _, html = get(client, "?chart=AUROC")
     chart = section(html, "chart")
     assert chart.count('<path class="frontier"') == 1
-    records = re.findall(r'<g class="point record"[^>]*><title>([^:]+):', chart)
+    records = re.findall(r'<g class="point record[^"]*"[^>]*><title>([^:]+):', chart)
     assert [htmllib.unescape(name) for name in records] == [
         "CMA(ViT-B/16, NegLabel)",
         "LINe (ResNet50)",

@@ -69,7 +69,7 @@ def _headers(request, metrics, sorted_key, sorted_order):
                 sort=None if key == "rank" and order == ASC else key,
                 order=None if order == default else order,
                 page=None,
-            ),  # fmt: skip
+            ),
             sort=("ascending" if sorted_order == ASC else "descending") if current else None,
             numeric=numeric,
             direction=direction,
@@ -99,6 +99,16 @@ def _history(leaderboard):
     )
 
 
+def _chart(chosen, metrics, items):
+    """(metric, chart) for the metric named `chosen`, else the first; (None, None) if none."""
+    if not metrics:
+        return None, None
+    names = [metric.name for metric in metrics]
+    index = names.index(chosen) if chosen in names else 0
+    metric = metrics[index]
+    return metric, build_chart(metric.name, metric.direction, chart_points(items, index))
+
+
 def leaderboard_detail(request, slug):
     data = _page_data(slug, row_extras=False)
     board = data.leaderboard
@@ -122,14 +132,7 @@ def leaderboard_detail(request, slug):
     page_obj = Paginator(ordered, ROWS_PER_PAGE).get_page(request.GET.get("page"))
     fixed, by_metric = _headers(request, data.metrics, sort_key, sort_order)
 
-    chart = None
-    chart_metric = None
-    if data.metrics:
-        names = [metric.name for metric in data.metrics]
-        chosen = request.GET.get("chart")
-        index = names.index(chosen) if chosen in names else 0
-        chart_metric = data.metrics[index]
-        chart = build_chart(chart_metric.name, chart_metric.direction, chart_points(items, index))
+    chart_metric, chart = _chart(request.GET.get("chart"), data.metrics, items)
     chart_links = [(metric, _query(request, chart=metric.name)) for metric in data.metrics]
 
     document = data.summary()
