@@ -379,11 +379,11 @@ class Loader:
             )
             for index, name in enumerate(page["metrics"])
         )
-        for name, direction in carried.items():
+        for metric_name, direction in carried.items():
             self.report.warnings.append(
                 (
                     name,
-                    f"metric {name!r}, given direction {direction!r} by an editor, "
+                    f"metric {metric_name!r}, given direction {direction!r} by an editor, "
                     "is not in the newer file; the decision is dropped",
                 )
             )
@@ -411,11 +411,12 @@ class Loader:
                     withheld_reason=reason,
                 )
             )
-        for key in carried:
+        for key, (_, reason) in carried.items():
             self.report.warnings.append(
                 (
                     name,
-                    f"row {key[0]!r} ({key[1]}), withheld by an editor, is not in the newer file",
+                    f"row {key[0]!r} ({key[1] or 'no paper'}), withheld by an editor "
+                    f"({reason}), is not in the newer file; the decision is dropped",
                 )
             )
         Row.objects.bulk_create(rows)

@@ -333,6 +333,12 @@ class Row(models.Model):
         ordering = ["leaderboard", "rank"]
         constraints = [
             models.UniqueConstraint(fields=["leaderboard", "rank"], name="row_rank_unique"),
+            # An editor who withholds a row says why; the reason stays on record.
+            models.CheckConstraint(
+                condition=Q(withheld=False) | ~Q(withheld_reason=""),
+                name="row_withheld_has_reason",
+                violation_error_message="Say why the row is withheld.",
+            ),
         ]
         indexes = [
             models.Index(fields=["paper_date"], name="row_paper_date_idx"),
