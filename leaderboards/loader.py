@@ -320,8 +320,8 @@ class Loader:
             leaderboard = Leaderboard.objects.create(slug=slug, **fields)
         else:
             leaderboard = Leaderboard.objects.get(pk=current.pk)
-            for name, value in fields.items():
-                setattr(leaderboard, name, value)
+            for field, value in fields.items():
+                setattr(leaderboard, field, value)
             carried_rows, carried_metrics = self._editorial_state(leaderboard)
             leaderboard.rows.all().delete()
             leaderboard.metrics.all().delete()

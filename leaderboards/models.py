@@ -215,7 +215,12 @@ class Leaderboard(models.Model):
 
     @property
     def shown_description(self):
-        return self.description if self.editor_description is None else self.editor_description
+        """The editor's text; else, for a description taken from the task, the task's."""
+        if self.editor_description is not None:
+            return self.editor_description
+        if self.description_from == "task" and self.task.editor_description is not None:
+            return self.task.editor_description
+        return self.description
 
 
 class LeaderboardArea(models.Model):

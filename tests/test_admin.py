@@ -9,33 +9,16 @@ from django.core.management.base import CommandError
 from django.urls import reverse
 
 from leaderboards.models import Leaderboard, Metric, Row, Task
-from tests.conftest import SEED_SLUG, scaled_page
-
-PASSWORD = "a-long-editor-passphrase-42"
-
-
-@pytest.fixture
-def editor(db, monkeypatch):
-    monkeypatch.setenv("SOTASITE_EDITOR_PASSWORD", PASSWORD)
-    call_command("createeditor", "erin", "--no-input", stdout=__import__("io").StringIO())
-    return User.objects.get(username="erin")
-
-
-@pytest.fixture
-def editor_client(client, editor):
-    client.force_login(editor)
-    return client
-
-
-def admin_url(model, view, *args):
-    return reverse(f"admin:leaderboards_{model._meta.model_name}_{view}", args=args)
-
+from tests.conftest import EDITOR_PASSWORD as PASSWORD
+from tests.conftest import SEED_SLUG, admin_url, scaled_page
 
 # The Editors group and the command that makes editors.
 
 
 def test_the_editors_group_may_curate_and_nothing_more(db):
-    codenames = set(Group.objects.get(name="Editors").permissions.values_list("codename", flat=True))
+    codenames = set(
+        Group.objects.get(name="Editors").permissions.values_list("codename", flat=True)
+    )
     assert {"change_metric", "change_row", "change_task", "change_leaderboard"} <= codenames
     assert "delete_leaderboard" not in codenames
     assert not {c for c in codenames if c.startswith(("add_", "delete_"))}
@@ -148,7 +131,9 @@ def test_every_leaderboards_model_is_in_the_admin():
 
     models = set(apps.get_app_config("leaderboards").get_models())
     inlined = {
-        inline.model for model_admin in admin.site._registry.values() for inline in model_admin.inlines
+        inline.model
+        for model_admin in admin.site._registry.values()
+        for inline in model_admin.inlines
     }
     assert models <= set(REGISTERED) | inlined
 
