@@ -1,23 +1,7 @@
 from django.contrib.auth.management import create_permissions
 from django.db import migrations, models
 
-EDITORS = "Editors"
-# What curating needs and nothing more: correct texts, directions and spam
-# rows; look at everything else. No adding or deleting (the files are the
-# source of rows and pages) and no user management.
-EDITOR_PERMISSIONS = {
-    "task": ("view", "change"),
-    "dataset": ("view", "change"),
-    "leaderboard": ("view", "change"),
-    "metric": ("view", "change"),
-    "row": ("view", "change"),
-    "area": ("view",),
-    "paper": ("view",),
-    "leaderboardarea": ("view",),
-    "metricvalue": ("view",),
-    "syntologysnapshot": ("view",),
-    "rowverification": ("view",),
-}
+from leaderboards.editors import EDITORS, ensure_editors_group
 
 
 def create_editors_group(apps, schema_editor):
@@ -28,16 +12,7 @@ def create_editors_group(apps, schema_editor):
     create_permissions(app_config, apps=apps, verbosity=0)
     app_config.models_module = None
 
-    Group = apps.get_model("auth", "Group")
-    Permission = apps.get_model("auth", "Permission")
-    codenames = [
-        f"{action}_{model}" for model, actions in EDITOR_PERMISSIONS.items() for action in actions
-    ]
-    permissions = Permission.objects.filter(
-        content_type__app_label="leaderboards", codename__in=codenames
-    )
-    group, _ = Group.objects.get_or_create(name=EDITORS)
-    group.permissions.set(permissions)
+    ensure_editors_group(apps.get_model("auth", "Group"), apps.get_model("auth", "Permission"))
 
 
 def remove_editors_group(apps, schema_editor):

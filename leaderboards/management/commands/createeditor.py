@@ -8,7 +8,8 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-EDITORS = "Editors"
+from leaderboards.editors import EDITORS
+
 PASSWORD_ENV = "SOTASITE_EDITOR_PASSWORD"
 
 
