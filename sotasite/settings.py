@@ -157,3 +157,6 @@ AXES_FAILURE_LIMIT = int(os.environ.get("SOTASITE_LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = 1  # hours
 AXES_LOCKOUT_PARAMETERS = ["ip_address"]
 AXES_RESET_ON_SUCCESS = True
+# How many proxies of ours stand before the app; their X-Forwarded-For names the client.
+SOTASITE_PROXY_COUNT = int(os.environ.get("SOTASITE_PROXY_COUNT", "0"))
+AXES_CLIENT_IP_CALLABLE = "leaderboards.auth.client_ip"

@@ -235,3 +235,27 @@ def test_every_change_is_logged_with_who_and_when_and_shown_on_the_page(seeded, 
     assert "Editor description" in entry.get_change_message()
     html = editor_client.get(admin_url(Task, "change", task.pk)).content.decode()
     assert "erin" in html and entry.action_time.strftime("%Y-%m-%d") in html
+
+
+def test_behind_a_proxy_the_forwarded_client_is_throttled_not_the_proxy(editor, client, settings):
+    settings.AXES_FAILURE_LIMIT = 2
+    settings.SOTASITE_PROXY_COUNT = 1
+    for _ in range(2):
+        client.post(
+            reverse("admin:login"),
+            {"username": "erin", "password": "wrong"},
+            HTTP_X_FORWARDED_FOR="203.0.113.9",
+        )
+    locked = client.post(
+        reverse("admin:login"),
+        {"username": "erin", "password": PASSWORD},
+        HTTP_X_FORWARDED_FOR="203.0.113.9",
+    )
+    assert locked.status_code == 429
+    # Another client through the same proxy still gets in.
+    other = client.post(
+        reverse("admin:login"),
+        {"username": "erin", "password": PASSWORD, "next": "/admin/"},
+        HTTP_X_FORWARDED_FOR="198.51.100.7",
+    )
+    assert other.status_code == 302
