@@ -297,3 +297,40 @@ def test_a_newer_file_without_a_withheld_row_or_a_decided_metric_says_so(
         "is not in the newer file" in err
     )
     assert Row.objects.filter(withheld=True).count() == 0
+
+
+@pytest.mark.parametrize(
+    ("action", "stored", "shown"),
+    [
+        ("set_higher", "higher", "higher"),
+        ("set_lower", "lower", "lower"),
+        ("set_unknown", "unknown", None),
+        ("set_none", None, None),
+    ],
+)
+def test_each_direction_action_sets_both_metrics_and_is_logged(
+    action, stored, shown, seeded, editor_client
+):
+    Metric.objects.update(editor_direction="lower")  # so that clearing changes something
+    response = editor_client.post(
+        admin_url(Metric, "changelist"),
+        {"action": action, "_selected_action": [m.pk for m in Metric.objects.all()]},
+        follow=True,
+    )
+    assert response.status_code == 200
+    expected = 0 if stored == "lower" else 2
+    assert f"{expected} metrics changed." in response.content.decode()
+    assert {m.editor_direction for m in Metric.objects.all()} == {stored}
+    assert {m.direction for m in Metric.objects.all()} == {shown}
+    assert LogEntry.objects.filter(user__username="erin").count() == expected
+    assert set(exported(editor_client)["metric_direction"]["by_metric"].values()) == {shown}
+
+
+def test_hostile_text_in_a_row_is_escaped_in_the_admin(load, seed_page, write_page, admin_client):
+    seed_page["rows"][0]["model"] = "<script>alert(1)</script>"
+    ok, _, err = load(write_page(seed_page))
+    assert ok, err
+    board = Leaderboard.objects.get()
+    html = admin_client.get(admin_url(Leaderboard, "change", board.pk)).content.decode()
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
