@@ -36,6 +36,7 @@ from .stats import refresh_counts, refresh_leaderboard
 
 HISTORY_SHOWN = 30
 KNOWN = (Direction.HIGHER, Direction.LOWER)
+DIRECTION_CHOICES = [("", "not set: the file's direction"), *Direction.choices]
 
 
 def boards_changed(boards):
@@ -228,7 +229,16 @@ def shown_direction(metric):
     return f"{metric.direction} (set by {metric.direction_set_by})"
 
 
-class MetricInline(admin.TabularInline):
+class DirectionChoices:
+    """Says what an empty editor direction means, in the metric form and inline."""
+
+    def formfield_for_choice_field(self, db_field, request, **kwargs):
+        if db_field.name == "editor_direction":
+            kwargs["choices"] = DIRECTION_CHOICES
+        return super().formfield_for_choice_field(db_field, request, **kwargs)
+
+
+class MetricInline(DirectionChoices, admin.TabularInline):
     model = Metric
     fields = ["name", "source_direction", "editor_direction", suggested_direction]
     readonly_fields = ["name", "source_direction", suggested_direction]
@@ -362,7 +372,7 @@ def _set_direction(direction, description):
 
 
 @admin.register(Metric)
-class MetricAdmin(CuratedAdmin):
+class MetricAdmin(DirectionChoices, CuratedAdmin):
     list_display = [
         "name",
         "leaderboard",

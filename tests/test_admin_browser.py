@@ -5,7 +5,7 @@ from django.contrib.auth.models import Group, Permission
 from django.urls import reverse
 
 from leaderboards.editors import ensure_editors_group
-from leaderboards.models import Metric
+from leaderboards.models import Leaderboard, Metric
 from tests.conftest import EDITOR_PASSWORD, SEED_SLUG, admin_url
 
 pytestmark = pytest.mark.browser
@@ -48,6 +48,12 @@ def test_an_editor_sets_fpr95_lower_and_the_page_says_so(
     directions = page.locator('.metric-directions li[data-metric="FPR95"]')
     assert directions.inner_text() == "FPR95: lower is better (set by an editor)"
     screenshot(page, "leaderboard-after-editor-direction")
+    # The board's admin page now shows the change in its history.
+    page.goto(live_server.url + admin_url(Leaderboard, "change", seeded.pk))
+    assert "Direction" in page.inner_text(".editorial-history") or "Changed Editor direction" in (
+        page.inner_text(".editorial-history")
+    )
+    screenshot(page, "admin-leaderboard")
 
 
 @pytest.mark.xfail(reason="needs the #3 chart", strict=False)
