@@ -226,53 +226,97 @@ def test_emptying_a_correction_goes_back_to_the_source_text(seeded, editor_clien
     assert "Detect out-of-distribution" in editor_client.get(PAGE).content.decode()
 
 
-# Nothing lost on re-load.
+# Nothing lost on re-load: each kind of decision, through the same file and a newer one.
 
 
-@pytest.fixture
-def curated(seeded, editor_client):
-    """The seed with one decision of every kind."""
-    withhold_in_admin(editor_client, spam_row(), reason="Spam")
-    set_direction_in_admin(editor_client, Metric.objects.get(name="FPR95"), "lower")
+def _withhold(client):
+    withhold_in_admin(client, spam_row(), reason="Spam")
+
+
+def _withheld_kept():
+    row = spam_row()
+    assert (row.withheld, row.withheld_reason) == (True, "Spam")
+    assert Leaderboard.objects.get().row_count == 21
+
+
+def _direction(client):
+    set_direction_in_admin(client, Metric.objects.get(name="FPR95"), "lower")
+
+
+def _direction_kept():
+    assert Metric.objects.get(name="FPR95").editor_direction == "lower"
+
+
+def _texts(client):
     Task.objects.update(editor_description="Task text.", editor_note="Task note.")
     Dataset.objects.update(editor_description="Dataset text.")
     Leaderboard.objects.update(editor_description="Board text.")
-    return seeded
 
 
-def assert_decisions_kept():
-    row = spam_row()
-    assert (row.withheld, row.withheld_reason) == (True, "Spam")
-    assert Metric.objects.get(name="FPR95").editor_direction == "lower"
+def _texts_kept():
     task = Task.objects.get()
     assert (task.editor_description, task.editor_note) == ("Task text.", "Task note.")
     assert Dataset.objects.get().editor_description == "Dataset text."
     assert Leaderboard.objects.get().editor_description == "Board text."
-    assert Leaderboard.objects.get().row_count == 21
 
 
-def test_reloading_the_same_file_keeps_every_decision(curated, load):
-    ok, out, _ = load(SEED_FILE)
-    assert ok and "1 unchanged" in out
-    assert_decisions_kept()
+DECISIONS = {
+    "withheld row": (_withhold, _withheld_kept),
+    "metric direction": (_direction, _direction_kept),
+    "corrected texts": (_texts, _texts_kept),
+}
 
 
-def test_a_newer_file_keeps_every_decision_even_when_rows_move(
-    curated, load, seed_page, write_page, client
-):
+def a_newer_seed(seed_page):
+    """The seed read a month later, its source text changed and the spam row moved first."""
     seed_page["syntology"]["read_at"] = "2026-10-25T09:33:49+00:00"
     seed_page["description"] = "A newer source description."
-    seed_page["rows"].insert(0, seed_page["rows"].pop(1))  # the spam row now comes first
+    seed_page["task"]["note"] = "A newer source note."
+    seed_page["rows"].insert(0, seed_page["rows"].pop(1))
     for rank, row in enumerate(seed_page["rows"], start=1):
         row["rank_in_archive_order"] = rank
-    ok, out, err = load(write_page(seed_page))
+    return seed_page
+
+
+@pytest.mark.parametrize("kind", list(DECISIONS))
+def test_reloading_the_same_file_keeps_the_decision(kind, seeded, editor_client, load):
+    decide, kept = DECISIONS[kind]
+    decide(editor_client)
+    ok, out, _ = load(SEED_FILE)
+    assert ok and "1 unchanged" in out
+    kept()
+
+
+@pytest.mark.parametrize("kind", list(DECISIONS))
+def test_a_newer_file_keeps_the_decision(kind, seeded, editor_client, load, seed_page, write_page):
+    decide, kept = DECISIONS[kind]
+    decide(editor_client)
+    ok, out, err = load(write_page(a_newer_seed(seed_page)))
     assert ok and "1 updated" in out, err
-    assert_decisions_kept()
-    assert spam_row().rank == 1
-    assert Task.objects.get().description == "A newer source description."
-    document = json.loads(client.get(JSON).content)
+    kept()
+    # The source side did take the newer file.
+    task = Task.objects.get()
+    assert (task.description, task.note) == ("A newer source description.", "A newer source note.")
+    assert Row.objects.get(rank=1).model == SPAM_MODEL
+
+
+def test_after_a_newer_file_the_export_still_shows_the_curated_page(
+    seeded, editor_client, load, seed_page, write_page
+):
+    for decide, _ in DECISIONS.values():
+        decide(editor_client)
+    load(write_page(a_newer_seed(seed_page)))
+    document = exported(editor_client)
     assert document["source"]["rows_withheld_as_spam"] == 1
+    assert SPAM_MODEL not in [row["model"] for row in document["rows"]]
     assert document["metric_direction"]["by_metric"]["FPR95"] == "lower"
+
+
+@pytest.fixture
+def curated(seeded, editor_client):
+    for decide, _ in DECISIONS.values():
+        decide(editor_client)
+    return seeded
 
 
 def test_a_newer_file_without_a_withheld_row_or_a_decided_metric_says_so(
@@ -324,6 +368,16 @@ def test_each_direction_action_sets_both_metrics_and_is_logged(
     assert {m.direction for m in Metric.objects.all()} == {shown}
     assert LogEntry.objects.filter(user__username="erin").count() == expected
     assert set(exported(editor_client)["metric_direction"]["by_metric"].values()) == {shown}
+
+
+@pytest.mark.xfail(reason="needs the CSV export (another branch)", strict=False)
+def test_a_withheld_row_leaves_the_csv(seeded, editor_client):
+    csv_url = f"/sota/{SEED_SLUG}.csv"  # SPEC 3: the CSV sits beside the page
+    assert SPAM_MODEL in editor_client.get(csv_url).content.decode()
+    withhold_in_admin(editor_client, spam_row())
+    response = editor_client.get(csv_url)
+    assert response.status_code == 200
+    assert SPAM_MODEL not in response.content.decode()
 
 
 def test_hostile_text_in_a_row_is_escaped_in_the_admin(load, seed_page, write_page, admin_client):
