@@ -160,3 +160,10 @@ AXES_RESET_ON_SUCCESS = True
 # How many proxies of ours stand before the app; their X-Forwarded-For names the client.
 SOTASITE_PROXY_COUNT = int(os.environ.get("SOTASITE_PROXY_COUNT", "0"))
 AXES_CLIENT_IP_CALLABLE = "leaderboards.auth.client_ip"
+# Checked when editors' passwords are set (createeditor, the admin's password forms).
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]

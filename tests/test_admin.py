@@ -277,3 +277,24 @@ def test_behind_a_proxy_the_forwarded_client_is_throttled_not_the_proxy(editor, 
         HTTP_X_FORWARDED_FOR="198.51.100.7",
     )
     assert other.status_code == 302
+
+
+def test_createeditor_asks_for_the_password_twice(db, monkeypatch):
+    import io
+
+    answers = iter(["pw-Secret-123456", "pw-Secret-123456"])
+    monkeypatch.setattr("getpass.getpass", lambda prompt: next(answers))
+    call_command("createeditor", "alice", stdout=io.StringIO())
+    assert User.objects.get(username="alice").check_password("pw-Secret-123456")
+
+
+def test_createeditor_refuses_differing_or_weak_passwords(db, monkeypatch):
+    for first, second, message in (
+        ("pw-Secret-123456", "pw-Secret-654321", "differ"),
+        ("short", "short", "too short"),
+    ):
+        answers = iter([first, second])
+        monkeypatch.setattr("getpass.getpass", lambda prompt, answers=answers: next(answers))
+        with pytest.raises(CommandError, match=message):
+            call_command("createeditor", "bob")
+    assert not User.objects.filter(username="bob").exists()

@@ -59,8 +59,12 @@ class Command(BaseCommand):
             if not password:
                 raise CommandError(f"Set ${PASSWORD_ENV} for a new account with --no-input.")
         else:
-            password = getpass.getpass(f"Password for {username}: ")
-            if password != getpass.getpass("Password (again): "):
+            try:
+                password = getpass.getpass(f"Password for {username}: ")
+                again = getpass.getpass("Password (again): ")
+            except (EOFError, KeyboardInterrupt):
+                raise CommandError("No password given; nothing changed.") from None
+            if password != again:
                 raise CommandError("The passwords differ.")
         try:
             validate_password(password)
