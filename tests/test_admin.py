@@ -57,6 +57,8 @@ def test_an_editor_cannot_manage_users_or_delete_leaderboards(seeded, editor_cli
     assert response.status_code == 403
     assert Leaderboard.objects.filter(pk=seeded.pk).exists()
     assert editor_client.get(admin_url(Row, "add")).status_code == 403
+    actions = editor_client.get(admin_url(Leaderboard, "changelist")).content.decode()
+    assert "delete_selected" not in actions
 
 
 # The locked door.

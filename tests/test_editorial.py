@@ -388,3 +388,12 @@ def test_hostile_text_in_a_row_is_escaped_in_the_admin(load, seed_page, write_pa
     html = admin_client.get(admin_url(Leaderboard, "change", board.pk)).content.decode()
     assert "<script>alert(1)</script>" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+@pytest.mark.xfail(reason="needs the #3 chart", strict=False)
+def test_the_chart_draws_then_drops_the_best_so_far_line_as_the_editor_says(seeded, editor_client):
+    fpr = Metric.objects.get(name="FPR95")
+    set_direction_in_admin(editor_client, fpr, "lower")
+    assert 'class="frontier"' in editor_client.get(PAGE).content.decode()
+    set_direction_in_admin(editor_client, fpr, "unknown")
+    assert 'class="frontier"' not in editor_client.get(PAGE).content.decode()
