@@ -506,11 +506,12 @@ class Loader:
                     withheld_reason=reason,
                 )
             )
-        for key in carried:
+        for key, (_, reason) in carried.items():
             self.report.warnings.append(
                 (
                     name,
-                    f"row {key[0]!r} ({key[1]}), withheld by an editor, is not in the newer file",
+                    f"row {key[0]!r} ({key[1] or 'no paper'}), withheld by an editor "
+                    f"({reason}), is not in the newer file; the decision is dropped",
                 )
             )
         return rows

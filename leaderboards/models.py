@@ -215,7 +215,12 @@ class Leaderboard(models.Model):
 
     @property
     def shown_description(self):
-        return self.description if self.editor_description is None else self.editor_description
+        """The editor's text; else, for a description taken from the task, the task's."""
+        if self.editor_description is not None:
+            return self.editor_description
+        if self.description_from == "task" and self.task.editor_description is not None:
+            return self.task.editor_description
+        return self.description
 
 
 class LeaderboardArea(models.Model):
@@ -333,6 +338,12 @@ class Row(models.Model):
         ordering = ["leaderboard", "rank"]
         constraints = [
             models.UniqueConstraint(fields=["leaderboard", "rank"], name="row_rank_unique"),
+            # An editor who withholds a row says why; the reason stays on record.
+            models.CheckConstraint(
+                condition=Q(withheld=False) | ~Q(withheld_reason=""),
+                name="row_withheld_has_reason",
+                violation_error_message="Say why the row is withheld.",
+            ),
         ]
         indexes = [
             models.Index(fields=["paper_date"], name="row_paper_date_idx"),

@@ -144,3 +144,30 @@ def _no_page_cache(settings):
     tests/test_cache.py turns the page cache on where it is under test.
     """
     settings.SOTASITE_PAGE_CACHE = False
+
+
+# Editors (issue #5): an account made the way the README says, signed in.
+EDITOR_PASSWORD = "a-long-editor-passphrase-42"
+
+
+def admin_url(model, view, *args):
+    from django.urls import reverse
+
+    return reverse(f"admin:leaderboards_{model._meta.model_name}_{view}", args=args)
+
+
+@pytest.fixture
+def editor(db, monkeypatch):
+    import io
+
+    from django.contrib.auth.models import User
+
+    monkeypatch.setenv("SOTASITE_EDITOR_PASSWORD", EDITOR_PASSWORD)
+    call_command("createeditor", "erin", "--no-input", stdout=io.StringIO())
+    return User.objects.get(username="erin")
+
+
+@pytest.fixture
+def editor_client(client, editor):
+    client.force_login(editor)
+    return client

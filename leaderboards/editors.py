@@ -1,0 +1,34 @@
+"""The Editors group: what curating needs and nothing more.
+
+Editors correct texts, directions and spam rows, and look at everything else.
+No adding or deleting (the files are the source of pages and rows) and no
+user management.
+"""
+
+EDITORS = "Editors"
+EDITOR_PERMISSIONS = {
+    "task": ("view", "change"),
+    "dataset": ("view", "change"),
+    "leaderboard": ("view", "change"),
+    "metric": ("view", "change"),
+    "row": ("view", "change"),
+    "area": ("view",),
+    "paper": ("view",),
+    "leaderboardarea": ("view",),
+    "metricvalue": ("view",),
+    "syntologysnapshot": ("view",),
+    "rowverification": ("view",),
+}
+
+
+def ensure_editors_group(group_model, permission_model):
+    """Create the group or reset its permissions; takes models so migrations can call it."""
+    codenames = [
+        f"{action}_{model}" for model, actions in EDITOR_PERMISSIONS.items() for action in actions
+    ]
+    permissions = permission_model.objects.filter(
+        content_type__app_label="leaderboards", codename__in=codenames
+    )
+    group, _ = group_model.objects.get_or_create(name=EDITORS)
+    group.permissions.set(permissions)
+    return group
