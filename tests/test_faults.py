@@ -1,0 +1,145 @@
+"""A load killed halfway leaves every page as before or fully updated, and resumes."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+
+import psycopg
+import pytest
+from django.conf import settings
+
+from tests.conftest import ROOT, scaled_page
+
+BOARDS = 40
+ROWS = 3  # few: the cost is per board, and whole-or-nothing is per board too
+CHUNK = 10  # four chunks: the kill lands inside one after the first commits
+
+# The load, in a child process, with chunks small enough to keep the test
+# short; it reports each committed chunk on stderr so the test knows when to kill.
+LOAD = f"""
+import sys
+import django
+django.setup()
+from leaderboards import loader
+loader.CHUNK = {CHUNK}
+def progress(done, total):
+    print(f"{{done}}/{{total}} files", file=sys.stderr, flush=True)
+loader.Loader().load([sys.argv[1]], progress=progress)
+"""
+
+# Run in a child process against the same database: every stored page must
+# export exactly as its file says, whatever moment the load was killed at.
+CHECK = """
+import json, sys
+from pathlib import Path
+import django
+django.setup()
+from leaderboards.export import PageData
+from leaderboards.models import Leaderboard
+folder = Path(sys.argv[1])
+torn = []
+boards = Leaderboard.objects.for_page()
+for board in boards:
+    expected = json.loads((folder / f"{board.slug}.json").read_text())
+    if PageData(board).document() != expected:
+        torn.append(board.slug)
+print(json.dumps({"stored": boards.count(), "torn": torn}))
+"""
+
+
+@pytest.fixture
+def database_url(tmp_path):
+    """A database of its own for child processes: a file, or a fresh PostgreSQL one."""
+    engine = settings.DATABASES["default"]["ENGINE"]
+    if "sqlite" in engine:
+        yield f"sqlite:///{tmp_path / 'faults.sqlite3'}"
+        return
+    name = f"sotasite_faults_{uuid.uuid4().hex[:8]}"
+    admin = "postgres://postgres@127.0.0.1:5432/postgres"
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    yield f"postgres://postgres@127.0.0.1:5432/{name}"
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+def child_env(database_url):
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "DJANGO_SETTINGS_MODULE": "sotasite.settings",
+    }
+
+
+def run(database_url, *args):
+    result = subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=child_env(database_url),
+        text=True, capture_output=True, timeout=120,
+    )  # fmt: skip
+    return result.returncode, result.stdout, result.stderr
+
+
+def check(database_url, folder):
+    result = subprocess.run(
+        [sys.executable, "-c", CHECK, str(folder)], cwd=ROOT, env=child_env(database_url),
+        text=True, capture_output=True, timeout=120, check=True,
+    )  # fmt: skip
+    return json.loads(result.stdout)
+
+
+def write_boards(folder, seed_page, read_at, rows):
+    folder.mkdir()
+    for index in range(BOARDS):
+        page = scaled_page(seed_page, rows)
+        page["url"] = f"/sota/board-{index:04d}"
+        page["syntology"]["read_at"] = read_at
+        (folder / f"board-{index:04d}.json").write_text(json.dumps(page))
+
+
+def kill_after_first_chunk(database_url, folder):
+    process = subprocess.Popen(
+        [sys.executable, "-c", LOAD, str(folder)], cwd=ROOT, env=child_env(database_url),
+        text=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    with process.stderr:
+        line = process.stderr.readline()
+        assert f"{CHUNK}/{BOARDS} files" in line, line
+        # Into the next chunk, whose transaction is open but not committed.
+        time.sleep(0.05)
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+    assert process.returncode == -signal.SIGKILL
+
+
+def test_a_killed_load_leaves_whole_pages_and_a_rerun_finishes(database_url, tmp_path, seed_page):
+    assert run(database_url, "migrate", "--noinput")[0] == 0
+    first = tmp_path / "first"
+    write_boards(first, seed_page, "2026-09-25T09:33:49+00:00", ROWS)
+
+    kill_after_first_chunk(database_url, first)
+    state = check(database_url, first)
+    assert CHUNK <= state["stored"] < BOARDS
+    assert state["torn"] == []
+
+    code, out, err = run(database_url, "load_seeds", str(first))
+    assert code == 0, err
+    created = BOARDS - state["stored"]
+    assert f"{BOARDS} files: {created} created, 0 updated, {state['stored']} unchanged" in out
+    assert check(database_url, first) == {"stored": BOARDS, "torn": []}
+
+    # A newer version of every page, killed halfway: each page is old or new, never mixed.
+    newer = tmp_path / "newer"
+    write_boards(newer, seed_page, "2026-10-25T09:33:49+00:00", ROWS + 2)
+    kill_after_first_chunk(database_url, newer)
+    old, new = check(database_url, first), check(database_url, newer)
+    assert set(old["torn"]) | set(new["torn"]) == {f"board-{i:04d}" for i in range(BOARDS)}
+    assert set(old["torn"]) & set(new["torn"]) == set()
+    assert len(old["torn"]) >= CHUNK
+    assert new["torn"], "the load finished before the kill"
+    code, out, err = run(database_url, "load_seeds", str(newer))
+    assert code == 0, err
+    assert check(database_url, newer) == {"stored": BOARDS, "torn": []}
