@@ -1,18 +1,12 @@
 """A load killed halfway leaves every page as before or fully updated, and resumes."""
 
 import json
-import os
 import signal
 import subprocess
 import sys
 import time
-import uuid
 
-import psycopg
-import pytest
-from django.conf import settings
-
-from tests.conftest import ROOT, scaled_page
+from tests.conftest import ROOT, child_env, scaled_page
 
 BOARDS = 40
 ROWS = 3  # few: the cost is per board, and whole-or-nothing is per board too
@@ -49,30 +43,6 @@ for board in boards:
         torn.append(board.slug)
 print(json.dumps({"stored": boards.count(), "torn": torn}))
 """
-
-
-@pytest.fixture
-def database_url(tmp_path):
-    """A database of its own for child processes: a file, or a fresh PostgreSQL one."""
-    engine = settings.DATABASES["default"]["ENGINE"]
-    if "sqlite" in engine:
-        yield f"sqlite:///{tmp_path / 'faults.sqlite3'}"
-        return
-    name = f"sotasite_faults_{uuid.uuid4().hex[:8]}"
-    admin = "postgres://postgres@127.0.0.1:5432/postgres"
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    yield f"postgres://postgres@127.0.0.1:5432/{name}"
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
-
-
-def child_env(database_url):
-    return {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "DJANGO_SETTINGS_MODULE": "sotasite.settings",
-    }
 
 
 def run(database_url, *args):
@@ -115,31 +85,33 @@ def kill_after_first_chunk(database_url, folder):
     assert process.returncode == -signal.SIGKILL
 
 
-def test_a_killed_load_leaves_whole_pages_and_a_rerun_finishes(database_url, tmp_path, seed_page):
-    assert run(database_url, "migrate", "--noinput")[0] == 0
+def test_a_killed_load_leaves_whole_pages_and_a_rerun_finishes(
+    child_database_url, tmp_path, seed_page
+):
+    assert run(child_database_url, "migrate", "--noinput")[0] == 0
     first = tmp_path / "first"
     write_boards(first, seed_page, "2026-09-25T09:33:49+00:00", ROWS)
 
-    kill_after_first_chunk(database_url, first)
-    state = check(database_url, first)
+    kill_after_first_chunk(child_database_url, first)
+    state = check(child_database_url, first)
     assert CHUNK <= state["stored"] < BOARDS
     assert state["torn"] == []
 
-    code, out, err = run(database_url, "load_seeds", str(first))
+    code, out, err = run(child_database_url, "load_seeds", str(first))
     assert code == 0, err
     created = BOARDS - state["stored"]
     assert f"{BOARDS} files: {created} created, 0 updated, {state['stored']} unchanged" in out
-    assert check(database_url, first) == {"stored": BOARDS, "torn": []}
+    assert check(child_database_url, first) == {"stored": BOARDS, "torn": []}
 
     # A newer version of every page, killed halfway: each page is old or new, never mixed.
     newer = tmp_path / "newer"
     write_boards(newer, seed_page, "2026-10-25T09:33:49+00:00", ROWS + 2)
-    kill_after_first_chunk(database_url, newer)
-    old, new = check(database_url, first), check(database_url, newer)
+    kill_after_first_chunk(child_database_url, newer)
+    old, new = check(child_database_url, first), check(child_database_url, newer)
     assert set(old["torn"]) | set(new["torn"]) == {f"board-{i:04d}" for i in range(BOARDS)}
     assert set(old["torn"]) & set(new["torn"]) == set()
     assert len(old["torn"]) >= CHUNK
     assert new["torn"], "the load finished before the kill"
-    code, out, err = run(database_url, "load_seeds", str(newer))
+    code, out, err = run(child_database_url, "load_seeds", str(newer))
     assert code == 0, err
-    assert check(database_url, newer) == {"stored": BOARDS, "torn": []}
+    assert check(child_database_url, newer) == {"stored": BOARDS, "torn": []}
