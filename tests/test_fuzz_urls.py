@@ -1,0 +1,183 @@
+"""Every public URL, with real and hostile path segments and query strings: never a 5xx.
+
+The URLs come from walking the resolver, not from a list, so a URL added
+anywhere in the project is fuzzed without this file changing. Only the admin
+is left out: it is behind a login and Django's own.
+"""
+
+import random
+import re
+from urllib.parse import quote
+
+from django.apps import apps
+from django.test import Client
+from django.urls import URLResolver, get_resolver
+
+from leaderboards.generator import generate_pages
+from leaderboards.loader import Loader
+from tests.conftest import SEED_FILE
+from tests.hostile import hostile_page
+
+# A path parameter as a route writes it (<slug:slug>, <id>) or a regex does ((?P<id>...)).
+PARAMETER = re.compile(r"<(?:[^>:]+:)?[^>]+>|\(\?P<[^>]+>[^)]*\)")
+
+# As they would appear in a raw request path: some escaped, some not.
+HOSTILE_SEGMENTS = [
+    "a" * 5000,
+    "ünïcødé-😀",
+    quote("名前-\u202e-ünï"),
+    "%00",
+    "a%00b",
+    "%ff",
+    "%c0%af",
+    "%",
+    "%zz",
+    "..",
+    "../../etc/passwd",
+    "..%2f..%2fetc%2fpasswd",
+    "a%2Fb",
+    quote("'\"`"),
+    quote("<script>alert(1)</script>"),
+    "-1",
+    "0",
+    "9" * 40,
+    "1e308",
+    "NaN",
+    "null",
+    "%20",
+    "~",
+]
+
+PARAMETERS = [
+    "page", "sort", "order", "o", "ordering", "q", "search", "items_per_page", "page_size",
+    "limit", "offset", "cursor", "metric", "area", "task", "dataset", "paper", "date",
+    "date_after", "date_before", "since", "until", "year", "verified", "has_code",
+    "direction", "format", "fields", "id", "min_rows", "status", "unknown",
+]  # fmt: skip
+
+VALUES = [
+    "", "-1", "0", "1", "2", "99999999", "9" * 400, "abc", "1.5", "1e308", "NaN", "-inf",
+    "%00", "%ff", "'", "%27%22", quote("<script>alert(1)</script>"), "a" * 3000,
+    "2026-13-45", "0000-00-00", "2026-02-30", "9999-12-31T99:99", "true", "null", "[]",
+    "__class__", "-", "--rank", "rank", "-rank", "-name", quote("ü😀"), quote("\u202e"),
+    "%0d%0aSet-Cookie:x=1", "%uD800",
+]  # fmt: skip
+
+QUERIES = [
+    "sort=",
+    "page=-1",
+    "page=0",
+    "page=99999999",
+    "page=abc",
+    "page=1&page=2&page=x",
+    "page=" + "9" * 400,
+    "items_per_page=0",
+    "items_per_page=-1",
+    "items_per_page=100000000",
+    "q=" + "a" * 10000,
+    "q=%00",
+    "date=2026-13-45",
+    "since=yesterday",
+    "unknown=1",
+    "%ff=%ff",
+    "&&&==&",
+    "=",
+    "a[]=1&a[b]=2",
+    "sort=-rank&sort=rank",
+    "page=%00",
+    "&".join(f"p{i}={i}" for i in range(500)),
+]
+
+RANDOM_QUERIES = 30  # per URL, on top of the fixed ones
+
+
+def public_routes(resolver=None, prefix=""):
+    """Every URL pattern as one string, with its includes' prefixes; admin left out."""
+    resolver = resolver or get_resolver()
+    for entry in resolver.url_patterns:
+        text = prefix + str(entry.pattern).removeprefix("^").removesuffix("$").removesuffix("\\Z")
+        if isinstance(entry, URLResolver):
+            if "admin" not in (entry.app_name, entry.namespace):
+                yield from public_routes(entry, text)
+        else:
+            yield text.replace("\\.", ".")
+
+
+def fill(route, values):
+    """The route with its parameters replaced, in order, by values (the last repeated)."""
+    values = iter(values)
+    last = None
+
+    def value(match):
+        nonlocal last
+        last = next(values, last)
+        return last
+
+    return "/" + PARAMETER.sub(value, route)
+
+
+def real_values():
+    """Slugs and ids of a few stored objects of every model that has them."""
+    found = ["1"]
+    for model in apps.get_app_config("leaderboards").get_models():
+        fields = {field.name for field in model._meta.fields}
+        sample = model.objects.order_by("pk")[:2]
+        found += [str(pk) for pk in sample.values_list("pk", flat=True)]
+        if "slug" in fields:
+            found += list(sample.values_list("slug", flat=True))
+    return list(dict.fromkeys(found))
+
+
+def random_query(rng):
+    pairs = [(rng.choice(PARAMETERS), rng.choice(VALUES)) for _ in range(rng.randint(1, 4))]
+    if rng.random() < 0.3:
+        pairs.append(pairs[0])  # a repeated parameter
+    return "&".join(f"{name}={value}" for name, value in pairs)
+
+
+def test_the_resolver_is_walked():
+    routes = list(public_routes())
+    assert "/" + "sota/<slug:slug>" in ["/" + route for route in routes]
+    assert not any(route.startswith("admin") for route in routes)
+
+
+def test_no_public_url_answers_5xx(db, seed_page):
+    loader = Loader()
+    loader.load([SEED_FILE])
+    pages = [(f"generated-{i}", page) for i, page in enumerate(generate_pages(12, 8))]
+    loader.load_pages([*pages, ("hostile", hostile_page(seed_page))])
+    assert not loader.report.failed
+
+    client = Client()
+    rng = random.Random(8)
+    real = real_values()
+    failures, requests = [], 0
+
+    def fetch(url):
+        nonlocal requests
+        requests += 1
+        try:
+            status = client.get(url).status_code
+        except Exception as error:  # noqa: BLE001 - every crash is recorded, with its URL
+            failures.append((url[:300], repr(error)[:300]))
+            return None
+        if status >= 500:
+            failures.append((url[:300], status))
+        return status
+
+    for route in public_routes():
+        if not PARAMETER.search(route):
+            targets = [fill(route, [])]
+        else:
+            answering = [url for url in (fill(route, [v]) for v in real) if fetch(url) == 200]
+            for segment in HOSTILE_SEGMENTS:
+                fetch(fill(route, [segment]))
+                # One hostile segment beside real ones, for routes of several parameters.
+                if answering and PARAMETER.findall(route)[1:]:
+                    fetch(fill(route, [*real[:1], segment]))
+            targets = answering[:2] or [fill(route, real[:1])]
+        for url in targets:
+            for query in [*QUERIES, *(random_query(rng) for _ in range(RANDOM_QUERIES))]:
+                fetch(f"{url}?{query}")
+    assert failures == [], f"{len(failures)} of {requests} requests failed"
+    assert requests > 100
