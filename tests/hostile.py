@@ -25,7 +25,7 @@ def hostile_page(seed_page):
     """The seed page at 6 rows, with an attack in each place a file puts text or a URL."""
     page = scaled_page(seed_page, 6)
     page["url"] = f"/sota/{HOSTILE_SLUG}"
-    page["task"]["name"] = f"Task {SCRIPT}"
+    page["task"]["name"] = f"Task {SCRIPT} {RTL}"
     page["task"]["note"] = f"note {ONERROR}"
     page["dataset"]["name"] = f"Dataset {BREAKOUT}"
     page["description"] = f"Described {SCRIPT} {RTL}"

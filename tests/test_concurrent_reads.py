@@ -11,6 +11,11 @@ import subprocess
 import sys
 import time
 
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from leaderboards.views.reads import REPEATABLE_READ_ONLY
 from tests.conftest import ROOT, child_env, scaled_page
 
 VERSIONS = 12
@@ -123,3 +128,15 @@ def test_readers_during_loads_see_each_version_whole(child_database_url, tmp_pat
         matched.add(pages.index(document))
     # The readers really did read while the loads went on.
     assert len(matched) >= 3, matched
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_page_opens_a_snapshot_that_does_not_lock_writers_out(seeded, client):
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(seeded.get_absolute_url()).status_code == 200
+    opening = [query["sql"] for query in queries.captured_queries[:2]]
+    if connection.vendor == "postgresql":
+        assert opening == ["BEGIN", REPEATABLE_READ_ONLY]
+    else:
+        # Deferred, not the IMMEDIATE of writes: a reader must not hold the write lock.
+        assert opening[0] == "BEGIN"

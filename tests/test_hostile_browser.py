@@ -107,3 +107,27 @@ def test_no_script_runs_and_no_dialog_opens_in_chromium(hostile, live_server, pa
                 assert shown in body
             screenshot(page, "hostile-leaderboard")
     assert dialogs == []
+
+
+@pytest.mark.browser
+def test_a_right_to_left_override_in_a_name_does_not_reorder_the_heading(
+    hostile, live_server, page
+):
+    # The task's name ends in U+202E: unless contained, it reverses the rest of
+    # the heading, and the dataset's link would show left of the task's.
+    page.goto(live_server.url + hostile["leaderboard"])
+    task_end, dataset_start = page.evaluate(
+        """() => {
+            const [task, dataset] = document.querySelectorAll("h1 a");
+            const lines = task.getClientRects();
+            const end = lines[lines.length - 1], start = dataset.getClientRects()[0];
+            return [{top: end.top, right: end.right}, {top: start.top, left: start.left}];
+        }"""
+    )
+    # On the same line, the dataset's link comes after the task's; or on a later line.
+    same_line = abs(dataset_start["top"] - task_end["top"]) < 1
+    assert (
+        dataset_start["left"] >= task_end["right"]
+        if same_line
+        else (dataset_start["top"] > task_end["top"])
+    )
