@@ -21,8 +21,12 @@ from tests.hostile import hostile_page
 # A path parameter as a route writes it (<slug:slug>, <id>) or a regex does ((?P<id>...)).
 PARAMETER = re.compile(r"<(?:[^>:]+:)?[^>]+>|\(\?P<[^>]+>[^)]*\)")
 
+# Reflected back as markup, this would run: pages must escape what they echo.
+MARKUP = '"><script>alert("fuzz")</script>'
+
 # As they would appear in a raw request path: some escaped, some not.
 HOSTILE_SEGMENTS = [
+    quote(MARKUP),
     "a" * 5000,
     "ünïcødé-😀",
     quote("名前-\u202e-ünï"),
@@ -60,7 +64,7 @@ VALUES = [
     "%00", "%ff", "'", "%27%22", quote("<script>alert(1)</script>"), "a" * 3000,
     "2026-13-45", "0000-00-00", "2026-02-30", "9999-12-31T99:99", "true", "null", "[]",
     "__class__", "-", "--rank", "rank", "-rank", "-name", quote("ü😀"), quote("\u202e"),
-    "%0d%0aSet-Cookie:x=1", "%uD800",
+    "%0d%0aSet-Cookie:x=1", "%uD800", quote(MARKUP),
 ]  # fmt: skip
 
 QUERIES = [
@@ -76,6 +80,7 @@ QUERIES = [
     "items_per_page=100000000",
     "q=" + "a" * 10000,
     "q=%00",
+    f"q={quote(MARKUP)}",
     "date=2026-13-45",
     "since=yesterday",
     "unknown=1",
@@ -102,7 +107,8 @@ def public_routes(resolver=None, prefix=""):
             if "admin" not in (entry.app_name, entry.namespace):
                 yield from public_routes(entry, text)
         else:
-            yield text.replace("\\.", ".")
+            # A regex's escaped dot and optional slash, as a URL would have them.
+            yield text.replace("\\.", ".").replace("/?", "/")
 
 
 def fill(route, values):
@@ -159,13 +165,17 @@ def test_no_public_url_answers_5xx(db, seed_page):
         nonlocal requests
         requests += 1
         try:
-            status = getattr(client, method)(url).status_code
+            response = getattr(client, method)(url)
         except Exception as error:  # noqa: BLE001 - every crash is recorded, with its URL
             failures.append((url[:300], repr(error)[:300]))
             return None
-        if status >= 500:
-            failures.append((url[:300], status))
-        return status
+        if response.status_code >= 500:
+            failures.append((url[:300], response.status_code))
+        if response.get("Content-Type", "").startswith("text/html") and (
+            MARKUP.encode() in response.content
+        ):
+            failures.append((url[:300], "echoed markup unescaped"))
+        return response.status_code
 
     routes = list(public_routes())
     random_queries = max(5, RANDOM_QUERIES // len(routes))
