@@ -95,7 +95,7 @@ QUERIES = [
 
 # Random query strings shared out over the routes, so that the test's time
 # stays bounded as routes are added; every route gets a few.
-RANDOM_QUERIES = 600
+RANDOM_QUERIES = 300
 
 
 def public_routes(resolver=None, prefix=""):
