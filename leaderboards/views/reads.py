@@ -7,7 +7,9 @@ of them a load may commit a newer version, and the page would mix the two.
 
 import functools
 
-from django.db import transaction
+from django.db import connections, router, transaction
+
+from ..models import Leaderboard
 
 REPEATABLE_READ_ONLY = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY"
 
@@ -25,7 +27,9 @@ def consistent_read(view):
 
     @functools.wraps(view)
     def wrapped(request, *args, **kwargs):
-        connection = transaction.get_connection()
+        # Where this request's reads go: the primary, or a read replica if routed.
+        alias = router.db_for_read(Leaderboard)
+        connection = connections[alias]
         if connection.in_atomic_block:
             # Already inside a transaction (a test's, or a caller's): it decides.
             return view(request, *args, **kwargs)
@@ -33,12 +37,12 @@ def consistent_read(view):
         if connection.vendor == "sqlite":
             mode, connection.transaction_mode = connection.transaction_mode, None
             try:
-                with transaction.atomic():
+                with transaction.atomic(using=alias):
                     connection.transaction_mode = mode
                     return view(request, *args, **kwargs)
             finally:
                 connection.transaction_mode = mode
-        with transaction.atomic():
+        with transaction.atomic(using=alias):
             if connection.vendor == "postgresql":
                 with connection.cursor() as cursor:
                     cursor.execute(REPEATABLE_READ_ONLY)
