@@ -33,6 +33,8 @@ from django.test import Client
 url, stop, ready, out = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4])
 seen, lock = {}, threading.Lock()
 
+crashed = []
+
 def read():
     client = Client()
     try:
@@ -42,6 +44,9 @@ def read():
             with lock:
                 seen[key] = seen.get(key, 0) + 1
             ready.touch()
+    except BaseException:
+        crashed.append(True)
+        raise
     finally:
         connection.close()
 
@@ -51,6 +56,7 @@ for thread in threads:
 for thread in threads:
     thread.join()
 out.write_text(json.dumps([[status, body, n] for (status, body), n in seen.items()]))
+sys.exit(1 if crashed else 0)
 """
 
 WRITE = """
