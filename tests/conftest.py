@@ -2,6 +2,7 @@ import copy
 import json
 import os
 import shutil
+import uuid
 from pathlib import Path
 
 import pytest
@@ -171,3 +172,32 @@ def editor(db, monkeypatch):
 def editor_client(client, editor):
     client.force_login(editor)
     return client
+
+
+def child_env(database_url):
+    """The environment of a child process that runs the site on database_url."""
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "DJANGO_SETTINGS_MODULE": "sotasite.settings",
+    }
+
+
+@pytest.fixture
+def child_database_url(tmp_path, settings):
+    """A database of its own for child processes: a file, or a fresh PostgreSQL one.
+
+    pytest-django's SQLite test database lives in memory, out of a child's reach.
+    """
+    import psycopg
+
+    if "sqlite" in settings.DATABASES["default"]["ENGINE"]:
+        yield f"sqlite:///{tmp_path / 'child.sqlite3'}"
+        return
+    name = f"sotasite_child_{uuid.uuid4().hex[:8]}"
+    admin = "postgres://postgres@127.0.0.1:5432/postgres"
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    yield f"postgres://postgres@127.0.0.1:5432/{name}"
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE "{name}" WITH (FORCE)')

@@ -28,6 +28,7 @@ from ..table import (
     resolve_sort,
     sort_rows,
 )
+from .reads import consistent_read
 
 ROWS_PER_PAGE = 100
 
@@ -109,6 +110,7 @@ def _chart(chosen, metrics, items):
     return metric, build_chart(metric.name, metric.direction, chart_points(items, index))
 
 
+@consistent_read
 def leaderboard_detail(request, slug):
     data = _page_data(slug, row_extras=False)
     board = data.leaderboard
@@ -172,10 +174,12 @@ def leaderboard_detail(request, slug):
     )
 
 
+@consistent_read
 def leaderboard_json(request, slug):
     return HttpResponse(page_json(_page_data(slug).document()), content_type="application/json")
 
 
+@consistent_read
 def leaderboard_csv(request, slug):
     data = _page_data(slug, row_extras=False)
     out = io.StringIO()
