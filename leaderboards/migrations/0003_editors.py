@@ -21,7 +21,7 @@ def remove_editors_group(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("leaderboards", "0001_initial"),
+        ("leaderboards", "0002_data_version"),
         ("auth", "0012_alter_user_first_name_max_length"),
         ("contenttypes", "0002_remove_content_type_name"),
     ]
