@@ -132,6 +132,7 @@ def test_many_writes_in_one_transaction_bump_the_version_once(
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
         for row in Row.objects.filter(leaderboard=seeded)[:3]:
             row.withheld = True
+            row.withheld_reason = "spam"
             row.save()
     assert data_version()[0] == version + 1
 
@@ -204,7 +205,8 @@ def test_a_big_page_is_cached_compressed_and_served_whole(
     with django_assert_num_queries(1):
         hit = client.get(LEADERBOARD)
     assert hit.content == miss.content
-    assert hit.content.decode().count("<tr>") == 2001
+    # The table shows a hundred rows; the chart plots every dated, numbered row.
+    assert hit.content.decode().count('class="point') > 1500
 
 
 def test_head_requests_share_the_cache(seeded, page_cache, client):

@@ -37,7 +37,7 @@ def test_values_are_the_raw_strings_and_missing_metrics_are_empty(seeded, client
 
 
 def test_withheld_rows_are_not_exported(seeded, client):
-    seeded.rows.filter(rank=1).update(withheld=True)
+    seeded.rows.filter(rank=1).update(withheld=True, withheld_reason="spam")
     assert [row["rank_in_archive_order"] for row in read(client)][0] == "2"
 
 

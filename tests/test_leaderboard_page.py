@@ -280,7 +280,7 @@ def test_chart_follows_the_filters(seeded, client):
 
 def test_provenance_panel(seeded, client):
     Metric.objects.filter(leaderboard=seeded, name="FPR95").update(editor_direction="lower")
-    seeded.rows.filter(rank=22).update(withheld=True)
+    seeded.rows.filter(rank=22).update(withheld=True, withheld_reason="spam")
     _, html = get(client)
     panel = section(html, "provenance")
     assert "pwc-archive (Hugging Face), CC BY-SA 4.0" in panel
