@@ -18,7 +18,7 @@ from pathlib import Path
 from django.db import DatabaseError, transaction
 from django.utils.text import slugify
 
-from . import derive
+from . import derive, search
 from .models import (
     Area,
     Dataset,
@@ -220,6 +220,7 @@ class Loader:
                 progress(done)
         if self.report.created or self.report.updated:
             refresh_counts()
+            search.refresh_index()
         return self.report
 
     def _load_chunk(self, sources, catalog):

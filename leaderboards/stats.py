@@ -7,7 +7,17 @@ call these functions after they change rows.
 from django.db.models import Count, Exists, IntegerField, Max, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 
-from .models import Area, Dataset, Leaderboard, LeaderboardArea, Paper, Row, RowVerification, Task
+from .models import (
+    Area,
+    Dataset,
+    Leaderboard,
+    LeaderboardArea,
+    MetricValue,
+    Paper,
+    Row,
+    RowVerification,
+    Task,
+)
 
 
 def refresh_leaderboard(leaderboard):
@@ -27,7 +37,45 @@ def refresh_leaderboard(leaderboard):
         newest_paper_date=figures["newest"],
         verified_row_count=figures["verified"],
         since_archive_entry_count=len((since or {}).get("entries") or []),
+        **top_result(leaderboard),
     )
+
+
+def top_result(leaderboard):
+    """The result lists show for a board, as Leaderboard field values.
+
+    The best shown row by the first metric when that metric's direction is
+    known (ties to the archive's order); otherwise, or when no row has a
+    number for it, the archive's first shown row, and `top_is_best` says so.
+    """
+    first = leaderboard.metrics.order_by("position").first()
+    if first is not None and first.direction:
+        order = "-number" if first.direction == "higher" else "number"
+        best = (
+            MetricValue.objects.filter(metric=first, row__withheld=False, number__isnull=False)
+            .order_by(order, "row__rank")
+            .values_list("row__model", "raw")
+            .first()
+        )
+        if best is not None:
+            return {
+                "top_model": best[0],
+                "top_metric": first.name,
+                "top_value": best[1],
+                "top_is_best": True,
+            }
+    row = Row.objects.filter(leaderboard=leaderboard).shown().order_by("rank").first()
+    if row is None:
+        return {"top_model": "", "top_metric": "", "top_value": None, "top_is_best": False}
+    value = None
+    if first is not None:
+        value = row.values.filter(metric=first).values_list("raw", flat=True).first()
+    return {
+        "top_model": row.model,
+        "top_metric": first.name if first is not None else "",
+        "top_value": value,
+        "top_is_best": False,
+    }
 
 
 def _count(queryset, field, aggregate):
