@@ -92,8 +92,9 @@ class PaperFilter(django_filters.FilterSet):
     verified = django_filters.BooleanFilter(label="Code ran", widget=YES_NO)
     sort = SortFilter(
         {
-            "date": ("newest", [F("date").desc(nulls_last=True), "title", "pk"]),
-            "oldest": ("oldest", [F("date").asc(nulls_last=True), "title", "pk"]),
+            # Ties broken by pk, which every index ends in, so no sort is needed.
+            "date": ("newest", [F("date").desc(nulls_last=True), "-pk"]),
+            "oldest": ("oldest", [F("date").asc(nulls_last=True), "pk"]),
             "title": ("title", ["title", "pk"]),
         },
         label="Sort by",

@@ -81,6 +81,9 @@ class Task(models.Model):
             models.Index(fields=["name"], name="task_name_idx"),
             models.Index(fields=["leaderboard_count"], name="task_leaderboard_count_idx"),
             models.Index(fields=["row_count"], name="task_row_count_idx"),
+            # The list's sorts: biggest first, by name within a size.
+            models.Index(fields=["-leaderboard_count", "name"], name="task_by_boards_idx"),
+            models.Index(fields=["-row_count", "name"], name="task_by_rows_idx"),
         ]
 
     def __str__(self):
@@ -117,7 +120,8 @@ class Dataset(models.Model):
         indexes = [
             models.Index(fields=["name"], name="dataset_name_idx"),
             models.Index(fields=["leaderboard_count"], name="dataset_leaderboard_count_idx"),
-            models.Index(fields=["row_count"], name="dataset_row_count_idx"),
+            models.Index(fields=["-leaderboard_count", "name"], name="dataset_by_boards_idx"),
+            models.Index(fields=["-row_count", "name"], name="dataset_by_rows_idx"),
         ]
 
     def __str__(self):
@@ -211,6 +215,8 @@ class Leaderboard(models.Model):
             models.Index(fields=["newest_paper_date"], name="leaderboard_newest_idx"),
             models.Index(fields=["task", "slug"], name="leaderboard_task_slug_idx"),
             models.Index(fields=["dataset", "slug"], name="leaderboard_dataset_slug_idx"),
+            models.Index(fields=["-row_count", "slug"], name="leaderboard_by_rows_idx"),
+            models.Index(fields=["-newest_paper_date", "slug"], name="leaderboard_by_newest_idx"),
         ]
 
     def __str__(self):

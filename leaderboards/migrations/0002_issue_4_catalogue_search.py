@@ -72,7 +72,27 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='dataset',
-            index=models.Index(fields=['row_count'], name='dataset_row_count_idx'),
+            index=models.Index(fields=['-leaderboard_count', 'name'], name='dataset_by_boards_idx'),
+        ),
+        migrations.AddIndex(
+            model_name='dataset',
+            index=models.Index(fields=['-row_count', 'name'], name='dataset_by_rows_idx'),
+        ),
+        migrations.AddIndex(
+            model_name='leaderboard',
+            index=models.Index(fields=['-row_count', 'slug'], name='leaderboard_by_rows_idx'),
+        ),
+        migrations.AddIndex(
+            model_name='leaderboard',
+            index=models.Index(fields=['-newest_paper_date', 'slug'], name='leaderboard_by_newest_idx'),
+        ),
+        migrations.AddIndex(
+            model_name='task',
+            index=models.Index(fields=['-leaderboard_count', 'name'], name='task_by_boards_idx'),
+        ),
+        migrations.AddIndex(
+            model_name='task',
+            index=models.Index(fields=['-row_count', 'name'], name='task_by_rows_idx'),
         ),
         migrations.AddIndex(
             model_name='leaderboard',
