@@ -42,7 +42,10 @@ def _matching(words):
     )
 
 
-def search(query, per_kind=10):
+DEFAULT_PER_KIND = 10
+
+
+def search(query, per_kind=DEFAULT_PER_KIND):
     """Entries matching every word of `query`: {kind: (total, [entries])}, kinds in order.
 
     Within a kind an exact name match (ignoring case) comes first, then
