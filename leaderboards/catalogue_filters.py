@@ -10,7 +10,13 @@ from django.db.models import Exists, F, OuterRef, Q
 
 from .models import Dataset, Leaderboard, LeaderboardArea, Metric, Paper, Task
 
-YES_NO = forms.NullBooleanSelect
+
+class AnyYesNo(forms.NullBooleanSelect):
+    """Yes / No / Any: an unset filter reads "Any", not Django's "Unknown"."""
+
+    def __init__(self, attrs=None):
+        super().__init__(attrs)
+        self.choices = (("unknown", "Any"), ("true", "Yes"), ("false", "No"))
 
 
 class SortFilter(django_filters.ChoiceFilter):
@@ -46,7 +52,7 @@ def _slug_or_name(prefix):
 
 class TaskFilter(django_filters.FilterSet):
     q = _text("name", "Name contains")
-    area = django_filters.CharFilter(method="by_area", label="Area (slug)", max_length=200)
+    area = django_filters.CharFilter(method="by_area", label="Area", max_length=200)
     sort = SortFilter(
         {
             "name": ("name", ["name", "pk"]),
@@ -88,8 +94,8 @@ class PaperFilter(django_filters.FilterSet):
         field_name="date", lookup_expr="year", label="Year",
         min_value=1900, max_value=2200, decimal_places=0,
     )  # fmt: skip
-    has_code = django_filters.BooleanFilter(label="Has code", widget=YES_NO)
-    verified = django_filters.BooleanFilter(label="Code ran", widget=YES_NO)
+    has_code = django_filters.BooleanFilter(label="Has code", widget=AnyYesNo)
+    verified = django_filters.BooleanFilter(label="Code ran", widget=AnyYesNo)
     sort = SortFilter(
         {
             # Ties broken by pk, which every index ends in, so no sort is needed.
@@ -106,16 +112,16 @@ class PaperFilter(django_filters.FilterSet):
 
 
 class LeaderboardFilter(django_filters.FilterSet):
-    area = django_filters.CharFilter(method="by_area", label="Area (slug)", max_length=200)
+    area = django_filters.CharFilter(method="by_area", label="Area", max_length=200)
     task = django_filters.CharFilter(method=_slug_or_name("task"), label="Task", max_length=200)
     dataset = django_filters.CharFilter(
         method=_slug_or_name("dataset"), label="Dataset", max_length=200
     )
     metric = django_filters.CharFilter(method="by_metric", label="Metric", max_length=200)
     since_archive = django_filters.BooleanFilter(
-        method="by_since_archive", label="Newer results", widget=YES_NO
+        method="by_since_archive", label="Newer results", widget=AnyYesNo
     )
-    verified = django_filters.BooleanFilter(method="by_verified", label="Code ran", widget=YES_NO)
+    verified = django_filters.BooleanFilter(method="by_verified", label="Code ran", widget=AnyYesNo)
     min_rows = django_filters.NumberFilter(
         field_name="row_count", lookup_expr="gte", label="At least rows",
         min_value=0, max_value=10**6, decimal_places=0,
