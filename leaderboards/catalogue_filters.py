@@ -42,9 +42,11 @@ def _slug_or_name(prefix):
     """A filter on a related row by its slug, or failing that by part of its name."""
 
     def filter_by(queryset, name, value):
+        related = queryset.model._meta.get_field(prefix).related_model
         value = value.strip()
+        # Matching rows found once, then looked up per leaderboard: not a LIKE per board.
         return queryset.filter(
-            Q(**{f"{prefix}__slug": value}) | Q(**{f"{prefix}__name__icontains": value})
+            **{f"{prefix}__in": related.objects.filter(Q(slug=value) | Q(name__icontains=value))}
         )
 
     return filter_by
@@ -142,7 +144,7 @@ class LeaderboardFilter(django_filters.FilterSet):
 
     def by_area(self, queryset, name, value):
         return queryset.filter(
-            Exists(LeaderboardArea.objects.filter(leaderboard=OuterRef("pk"), area__slug=value))
+            pk__in=LeaderboardArea.objects.filter(area__slug=value).values("leaderboard")
         )
 
     def by_metric(self, queryset, name, value):

@@ -151,6 +151,8 @@ class Paper(models.Model):
         indexes = [
             models.Index(fields=["date"], name="paper_date_idx"),
             models.Index(fields=["title"], name="paper_title_idx"),
+            # Covers the list's filters by year, code and verification.
+            models.Index(fields=["date", "has_code", "verified"], name="paper_date_flags_idx"),
         ]
 
     def __str__(self):

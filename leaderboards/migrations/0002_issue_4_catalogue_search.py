@@ -102,6 +102,10 @@ class Migration(migrations.Migration):
             model_name='leaderboard',
             index=models.Index(fields=['dataset', 'slug'], name='leaderboard_dataset_slug_idx'),
         ),
+        migrations.AddIndex(
+            model_name='paper',
+            index=models.Index(fields=['date', 'has_code', 'verified'], name='paper_date_flags_idx'),
+        ),
         migrations.AddConstraint(
             model_name='searchentry',
             constraint=models.CheckConstraint(condition=models.Q(('kind__in', ['task', 'dataset', 'leaderboard', 'paper', 'model'])), name='search_entry_kind_valid'),
