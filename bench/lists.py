@@ -8,8 +8,10 @@ temporary folder, migrates a fresh SQLite database and loads the set with
 `load_seeds` (each as its own process), then asks every list page for its
 first and its last page, and the search for a few queries, through Django's
 test client in this process: the median of --repeat timings is the server
-time, templates included, with the time its SQL took beside it. Exits
-non-zero when a median misses the limit.
+time, templates included, with the CPU time this process spent (SQLite runs
+in it, so this is the server's own work, whatever else loads the machine) and
+the wall time of the SQL beside it. Exits non-zero when a median misses the
+limit.
 """
 
 import argparse
@@ -79,14 +81,16 @@ def measure(db, repeat):
         response = client.get(url)  # warm: connection, templates
         if response.status_code != 200:
             sys.exit(f"{url} answered {response.status_code}")
-        timings, sql = [], []
+        timings, cpu, sql = [], [], []
         for _ in range(repeat):
             with CaptureQueriesContext(connection) as queries:
-                started = time.perf_counter()
+                started, started_cpu = time.perf_counter(), time.process_time()
                 client.get(url)
                 timings.append((time.perf_counter() - started) * 1000)
+                cpu.append((time.process_time() - started_cpu) * 1000)
             sql.append(sum(float(query["time"]) for query in queries.captured_queries) * 1000)
-        return (statistics.median(timings), statistics.median(sql)), response
+        medians = statistics.median(timings), statistics.median(cpu), statistics.median(sql)
+        return medians, response
 
     results = []
     for url in PAGES:
@@ -122,11 +126,11 @@ def main():
     width = max(len(url) for url, _ in results)
     load = os.getloadavg()[0]
     print(f"load average {load:.1f} on {os.cpu_count()} cores")
-    print(f"{'page':<{width}}  median ms  of it SQL  limit  result")
-    for url, (ms, sql) in results:
+    print(f"{'page':<{width}}  median ms  CPU ms  SQL ms  limit  result")
+    for url, (ms, cpu, sql) in results:
         verdict = "pass" if ms <= LIMIT_MS else "FAIL"
-        print(f"{url:<{width}}  {ms:9.1f}  {sql:9.1f}  {LIMIT_MS:5}  {verdict}")
-    return 0 if all(ms <= LIMIT_MS for _, (ms, _) in results) else 1
+        print(f"{url:<{width}}  {ms:9.1f}  {cpu:6.1f}  {sql:6.1f}  {LIMIT_MS:5}  {verdict}")
+    return 0 if all(ms <= LIMIT_MS for _, (ms, _, _) in results) else 1
 
 
 if __name__ == "__main__":
