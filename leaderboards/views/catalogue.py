@@ -23,11 +23,12 @@ def _page(request, queryset, per_page=PER_PAGE):
     )
     ids = list(page.object_list)
     by_id = queryset.order_by().in_bulk(ids)
-    page.object_list = [by_id[pk] for pk in ids]
+    # A row deleted between the two reads (a load running) is left out, not a 500.
+    page.object_list = [by_id[pk] for pk in ids if pk in by_id]
     return page
 
 
-def _filtered_list(request, filter_class, queryset, template, context=None):
+def _filtered_list(request, filter_class, queryset, template):
     """A list page: its filter form, one page of results, and 400 for unreadable filters."""
     filterset = filter_class(request.GET, queryset=queryset)
     valid = filterset.is_valid()
@@ -35,7 +36,7 @@ def _filtered_list(request, filter_class, queryset, template, context=None):
     return render(
         request,
         template,
-        {"filter": filterset, "page_obj": page, **(context or {})},
+        {"filter": filterset, "page_obj": page},
         status=200 if valid else 400,
     )
 
