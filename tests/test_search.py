@@ -32,6 +32,17 @@ def test_the_database_in_use_has_its_full_text_index(seeded):
             assert cursor.fetchone()[0] == SearchEntry.objects.count() > 0
 
 
+def test_the_search_goes_through_that_index(seeded):
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # Too few rows for the planner to prefer the index on its own.
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute("SET LOCAL enable_hashjoin = off")
+        plan = search._matching(["out", "distribution"]).explain()
+    expected = "search_entry_name_vector_idx" if connection.vendor == "postgresql" else "VIRTUAL"
+    assert expected in plan
+
+
 def test_one_search_finds_task_dataset_board_papers_and_models(seeded):
     found = search.search("out-of-distribution")
     assert list(found) == ["task", "leaderboard", "paper"]
