@@ -47,33 +47,34 @@ def top_result(leaderboard):
     The best shown row by the first metric when that metric's direction is
     known (ties to the archive's order); otherwise, or when no row has a
     number for it, the archive's first shown row, and `top_is_best` says so.
+    Two queries, as the loader calls this for every board it writes.
     """
     first = leaderboard.metrics.order_by("position").first()
-    if first is not None and first.direction:
-        order = "-number" if first.direction == "higher" else "number"
-        best = (
-            MetricValue.objects.filter(metric=first, row__withheld=False, number__isnull=False)
-            .order_by(order, "row__rank")
-            .values_list("row__model", "raw")
-            .first()
+    value = MetricValue.objects.filter(row=OuterRef("pk"), metric=first)
+    rows = list(
+        Row.objects.filter(leaderboard=leaderboard)
+        .shown()
+        .order_by("rank")
+        .values_list(
+            "model",
+            Subquery(value.values("raw")[:1]),
+            Subquery(value.values("number")[:1]),
         )
-        if best is not None:
-            return {
-                "top_model": best[0],
-                "top_metric": first.name,
-                "top_value": best[1],
-                "top_is_best": True,
-            }
-    row = Row.objects.filter(leaderboard=leaderboard).shown().order_by("rank").first()
-    if row is None:
+    )
+    if not rows:
         return {"top_model": "", "top_metric": "", "top_value": None, "top_is_best": False}
-    value = None
-    if first is not None:
-        value = row.values.filter(metric=first).values_list("raw", flat=True).first()
+    direction = first.direction if first is not None else None
+    numbered = [row for row in rows if row[2] is not None]
+    if direction and numbered:
+        sign = 1 if direction == "higher" else -1
+        # max() keeps the first of equal rows: the archive's order breaks ties.
+        model, raw, _ = max(numbered, key=lambda row: sign * row[2])
+        return {"top_model": model, "top_metric": first.name, "top_value": raw, "top_is_best": True}
+    model, raw, _ = rows[0]
     return {
-        "top_model": row.model,
+        "top_model": model,
         "top_metric": first.name if first is not None else "",
-        "top_value": value,
+        "top_value": raw,
         "top_is_best": False,
     }
 
