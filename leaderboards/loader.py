@@ -18,7 +18,7 @@ from pathlib import Path
 from django.db import DatabaseError, connection, transaction
 from django.utils.text import slugify
 
-from . import derive
+from . import derive, search
 from .cache import bump_data_version
 from .models import (
     Area,
@@ -219,11 +219,11 @@ class Loader:
             done += len(chunk)
             if progress:
                 progress(done)
-        if self.report.created or self.report.updated:
+        if not self.dry_run and (self.report.created or self.report.updated):
             refresh_counts()
-            if not self.dry_run:
-                # Bulk writes send no signals: retire the cached pages here.
-                bump_data_version()
+            search.refresh_index()
+            # Bulk writes send no signals: retire the cached pages here.
+            bump_data_version()
         return self.report
 
     def _load_chunk(self, sources, catalog):

@@ -81,6 +81,9 @@ class Task(models.Model):
             models.Index(fields=["name"], name="task_name_idx"),
             models.Index(fields=["leaderboard_count"], name="task_leaderboard_count_idx"),
             models.Index(fields=["row_count"], name="task_row_count_idx"),
+            # The list's sorts: biggest first, by name within a size.
+            models.Index(fields=["-leaderboard_count", "name"], name="task_by_boards_idx"),
+            models.Index(fields=["-row_count", "name"], name="task_by_rows_idx"),
         ]
 
     def __str__(self):
@@ -117,6 +120,8 @@ class Dataset(models.Model):
         indexes = [
             models.Index(fields=["name"], name="dataset_name_idx"),
             models.Index(fields=["leaderboard_count"], name="dataset_leaderboard_count_idx"),
+            models.Index(fields=["-leaderboard_count", "name"], name="dataset_by_boards_idx"),
+            models.Index(fields=["-row_count", "name"], name="dataset_by_rows_idx"),
         ]
 
     def __str__(self):
@@ -146,6 +151,8 @@ class Paper(models.Model):
         indexes = [
             models.Index(fields=["date"], name="paper_date_idx"),
             models.Index(fields=["title"], name="paper_title_idx"),
+            # Covers the list's filters by year, code and verification.
+            models.Index(fields=["date", "has_code", "verified"], name="paper_date_flags_idx"),
         ]
 
     def __str__(self):
@@ -191,6 +198,13 @@ class Leaderboard(models.Model):
     newest_paper_date = models.DateField(null=True, blank=True)
     verified_row_count = models.PositiveIntegerField(default=0)
     since_archive_entry_count = models.PositiveIntegerField(default=0)
+    # The result lists show for this board, kept by stats.refresh_leaderboard():
+    # the best by the first metric when its direction is known (top_is_best),
+    # else the archive's first row. The value is the stored string.
+    top_model = models.TextField(blank=True, default="")
+    top_metric = models.CharField(max_length=300, blank=True, default="")
+    top_value = models.TextField(null=True, blank=True)
+    top_is_best = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     objects = LeaderboardQuerySet.as_manager()
@@ -201,6 +215,10 @@ class Leaderboard(models.Model):
             models.Index(fields=["task", "dataset"], name="leaderboard_task_dataset_idx"),
             models.Index(fields=["row_count"], name="leaderboard_row_count_idx"),
             models.Index(fields=["newest_paper_date"], name="leaderboard_newest_idx"),
+            models.Index(fields=["task", "slug"], name="leaderboard_task_slug_idx"),
+            models.Index(fields=["dataset", "slug"], name="leaderboard_dataset_slug_idx"),
+            models.Index(fields=["-row_count", "slug"], name="leaderboard_by_rows_idx"),
+            models.Index(fields=["-newest_paper_date", "slug"], name="leaderboard_by_newest_idx"),
         ]
 
     def __str__(self):
@@ -461,3 +479,42 @@ class SiteState(models.Model):
 
     def __str__(self):
         return f"data version {self.data_version}"
+
+
+class SearchKind(models.TextChoices):
+    TASK = "task", "Tasks"
+    DATASET = "dataset", "Datasets"
+    LEADERBOARD = "leaderboard", "Leaderboards"
+    PAPER = "paper", "Papers"
+    MODEL = "model", "Models"
+
+
+class SearchEntry(models.Model):
+    """One name the site search can find, and the page it leads to.
+
+    Derived, never edited: search.refresh_index() rebuilds the table after a
+    load. The full-text index over `name` is the database's own (a GIN
+    expression index on PostgreSQL, an FTS5 table on SQLite), made by the
+    migration because neither can be declared for both databases in `Meta`.
+    """
+
+    kind = models.CharField(max_length=12, choices=SearchKind.choices)
+    name = models.TextField()
+    # The slug of the page the entry links to: a model's is its leaderboard's.
+    slug = models.CharField(max_length=300)
+    # What tells two entries of the same name apart (a model's leaderboard).
+    context = models.TextField(blank=True, default="")
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=SearchKind.values), name="search_entry_kind_valid"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.kind}: {self.name}"
+
+    def get_absolute_url(self):
+        view = "leaderboard" if self.kind == SearchKind.MODEL else self.kind
+        return reverse(f"leaderboards:{view}", args=[self.slug])

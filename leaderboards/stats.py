@@ -4,6 +4,8 @@ They are derived, never edited: the loader, the importer and editors' actions
 call these functions after they change rows.
 """
 
+from collections import defaultdict
+
 from django.db import connection
 from django.db.models import Count, Exists, IntegerField, Max, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
@@ -13,6 +15,8 @@ from .models import (
     Dataset,
     Leaderboard,
     LeaderboardArea,
+    Metric,
+    MetricValue,
     Paper,
     Row,
     RowVerification,
@@ -54,19 +58,90 @@ def refresh_leaderboards(ids):
     # One plain UPDATE per board, sent together: bulk_update's CASE expression
     # over a chunk of boards took seconds on SQLite.
     quote = connection.ops.quote_name
-    columns = ("row_count", "newest_paper_date", "verified_row_count", "since_archive_entry_count")
+    top = _top_results(ids)
+    columns = (
+        "row_count",
+        "newest_paper_date",
+        "verified_row_count",
+        "since_archive_entry_count",
+        *TOP_FIELDS,
+    )
     assignments = ", ".join(f"{quote(column)} = %s" for column in columns)
     values = []
     for pk in ids:
         found = figures.get(pk, {})
         newest = connection.ops.adapt_datefield_value(found.get("newest"))
+        best = top[pk]
         values.append(
-            (found.get("rows", 0), newest, found.get("verified", 0), entries.get(pk, 0), pk)
+            (
+                found.get("rows", 0),
+                newest,
+                found.get("verified", 0),
+                entries.get(pk, 0),
+                *(best[field] for field in TOP_FIELDS),
+                pk,
+            )
         )
     with connection.cursor() as cursor:
         cursor.executemany(
             f"UPDATE {quote(Leaderboard._meta.db_table)} SET {assignments} WHERE id = %s", values
         )
+
+
+TOP_FIELDS = ("top_model", "top_metric", "top_value", "top_is_best")
+
+
+def _top_results(ids):
+    """top_result of many boards in three queries however many boards there are."""
+    first = {}
+    for metric in (
+        Metric.objects.filter(leaderboard__in=ids)
+        .order_by("leaderboard", "position")
+        .only("leaderboard", "name", "source_direction", "editor_direction")
+    ):
+        first.setdefault(metric.leaderboard_id, metric)
+    values = {
+        row: (raw, number)
+        for row, raw, number in MetricValue.objects.filter(
+            metric__in=[metric.pk for metric in first.values()]
+        ).values_list("row", "raw", "number")
+    }
+    rows = defaultdict(list)
+    for board, pk, model in (
+        Row.objects.filter(leaderboard__in=ids)
+        .shown()
+        .order_by("leaderboard", "rank")
+        .values_list("leaderboard", "pk", "model")
+    ):
+        rows[board].append((model, *values.get(pk, (None, None))))
+    return {pk: top_result(first.get(pk), rows[pk]) for pk in ids}
+
+
+def top_result(first, rows):
+    """The result lists show for a board, as Leaderboard field values.
+
+    `first` is the board's first metric (or None); `rows` its shown rows in
+    archive order as (model, raw, number) for that metric. The best row by the
+    first metric when that metric's direction is known (ties to the archive's
+    order); otherwise, or when no row has a number for it, the archive's first
+    shown row, and `top_is_best` says so.
+    """
+    if not rows:
+        return {"top_model": "", "top_metric": "", "top_value": None, "top_is_best": False}
+    direction = first.direction if first is not None else None
+    numbered = [row for row in rows if row[2] is not None]
+    if direction and numbered:
+        sign = 1 if direction == "higher" else -1
+        # max() keeps the first of equal rows: the archive's order breaks ties.
+        model, raw, _ = max(numbered, key=lambda row: sign * row[2])
+        return {"top_model": model, "top_metric": first.name, "top_value": raw, "top_is_best": True}
+    model, raw, _ = rows[0]
+    return {
+        "top_model": model,
+        "top_metric": first.name if first is not None else "",
+        "top_value": raw,
+        "top_is_best": False,
+    }
 
 
 def _count(queryset, field, aggregate):

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from .views import catalogue, leaderboard
+from .feeds import NewestResultsFeed
+from .views import catalogue, home, leaderboard, search
 
 app_name = "leaderboards"
 
@@ -12,4 +13,12 @@ urlpatterns = [
     path("task/<slug:slug>", catalogue.task_detail, name="task"),
     path("dataset/<slug:slug>", catalogue.dataset_detail, name="dataset"),
     path("paper/<slug:slug>", catalogue.paper_detail, name="paper"),
+    # Issue #4: browsing and search.
+    path("", home.home, name="home"),
+    path("sota/", catalogue.leaderboard_list, name="leaderboard_list"),
+    path("task/", catalogue.task_list, name="task_list"),
+    path("dataset/", catalogue.dataset_list, name="dataset_list"),
+    path("paper/", catalogue.paper_list, name="paper_list"),
+    path("search", search.search_page, name="search"),
+    path("feeds/newest.atom", NewestResultsFeed(), name="feed_newest"),
 ]

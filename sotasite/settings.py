@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_filters",
+    "django.contrib.sitemaps",
     "leaderboards",
 ]
 

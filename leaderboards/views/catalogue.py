@@ -1,32 +1,90 @@
-"""Browsing the catalogue: areas, tasks, datasets and papers."""
+"""Browsing the catalogue: lists and pages of areas, tasks, datasets, papers, leaderboards."""
 
+from django.core.paginator import Paginator
+from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, render
 
-from ..models import Area, Dataset, Paper, Task
+from ..catalogue_filters import DatasetFilter, LeaderboardFilter, PaperFilter, TaskFilter
+from ..models import Area, Dataset, Leaderboard, MetricValue, Paper, RowVerification, Task
+from ..templatetags.sota import http_url
+
+PER_PAGE = 50
+
+
+def _page(request, queryset, per_page=PER_PAGE):
+    """One page of a list; an unreadable or out-of-range ?page= gives the nearest page.
+
+    The page is found on primary keys alone, which the sort's index covers, and
+    only its rows are then read whole: so the last page of 60,000 papers costs
+    what the first does, rather than an OFFSET that reads every row it skips.
+    """
+    page = Paginator(queryset.values_list("pk", flat=True), per_page).get_page(
+        request.GET.get("page")
+    )
+    ids = list(page.object_list)
+    by_id = queryset.order_by().in_bulk(ids)
+    # A row deleted between the two reads (a load running) is left out, not a 500.
+    page.object_list = [by_id[pk] for pk in ids if pk in by_id]
+    return page
+
+
+def _filtered_list(request, filter_class, queryset, template):
+    """A list page: its filter form, one page of results, and 400 for unreadable filters."""
+    filterset = filter_class(request.GET, queryset=queryset)
+    valid = filterset.is_valid()
+    page = _page(request, filterset.qs if valid else queryset.none())
+    return render(
+        request,
+        template,
+        {"filter": filterset, "page_obj": page},
+        status=200 if valid else 400,
+    )
 
 
 def area_detail(request, slug):
     area = get_object_or_404(Area, slug=slug)
-    tasks = area.tasks.order_by("name")
-    return render(request, "leaderboards/area_detail.html", {"area": area, "tasks": tasks})
+    tasks = area.tasks.order_by("-leaderboard_count", "name", "pk")
+    return render(
+        request, "leaderboards/area_detail.html", {"area": area, "page_obj": _page(request, tasks)}
+    )
+
+
+def task_list(request):
+    return _filtered_list(request, TaskFilter, Task.objects.all(), "leaderboards/task_list.html")
 
 
 def task_detail(request, slug):
-    task = get_object_or_404(Task, slug=slug)
-    leaderboards = task.leaderboards.select_related("dataset").order_by("dataset__name")
+    task = get_object_or_404(Task.objects.select_related("parent"), slug=slug)
+    leaderboards = task.leaderboards.select_related("dataset").order_by("slug")
     return render(
-        request, "leaderboards/task_detail.html", {"task": task, "leaderboards": leaderboards}
+        request,
+        "leaderboards/task_detail.html",
+        {
+            "task": task,
+            "areas": task.areas.order_by("name"),
+            "page_obj": _page(request, leaderboards),
+        },
+    )
+
+
+def dataset_list(request):
+    return _filtered_list(
+        request, DatasetFilter, Dataset.objects.all(), "leaderboards/dataset_list.html"
     )
 
 
 def dataset_detail(request, slug):
     dataset = get_object_or_404(Dataset, slug=slug)
-    leaderboards = dataset.leaderboards.select_related("task").order_by("task__name")
+    leaderboards = dataset.leaderboards.select_related("task").order_by("slug")
     return render(
         request,
         "leaderboards/dataset_detail.html",
-        {"dataset": dataset, "leaderboards": leaderboards},
+        {"dataset": dataset, "page_obj": _page(request, leaderboards)},
     )
+
+
+def paper_list(request):
+    return _filtered_list(request, PaperFilter, Paper.objects.all(), "leaderboards/paper_list.html")
 
 
 def paper_detail(request, slug):
@@ -34,6 +92,38 @@ def paper_detail(request, slug):
     rows = (
         paper.rows.shown()
         .select_related("leaderboard__task", "leaderboard__dataset")
+        .prefetch_related(
+            Prefetch(
+                "values",
+                queryset=MetricValue.objects.select_related("metric").order_by("metric__position"),
+            ),
+            Prefetch(
+                "verifications",
+                queryset=RowVerification.objects.select_related("snapshot").order_by(
+                    "-snapshot__read_at"
+                ),
+                to_attr="newest_verifications",
+            ),
+        )
         .order_by("leaderboard__slug", "rank")
     )
-    return render(request, "leaderboards/paper_detail.html", {"paper": paper, "rows": rows})
+    rows = list(rows)
+    # The counters describe the paper's code, so any row's newest read serves;
+    # the newest read over all of them is the one shown.
+    readings = [row.newest_verifications[0] for row in rows if row.newest_verifications]
+    verification = max(readings, key=lambda v: v.snapshot.read_at, default=None)
+    code_links = list(dict.fromkeys(http_url(row.code) for row in rows if http_url(row.code)))
+    return render(
+        request,
+        "leaderboards/paper_detail.html",
+        {"paper": paper, "rows": rows, "verification": verification, "code_links": code_links},
+    )
+
+
+def leaderboard_list(request):
+    return _filtered_list(
+        request,
+        LeaderboardFilter,
+        Leaderboard.objects.select_related("task", "dataset", "category"),
+        "leaderboards/leaderboard_list.html",
+    )

@@ -1,0 +1,161 @@
+"""The filters of every list page, strict about what they accept.
+
+A value a filter cannot read makes the form invalid and the view answers
+400; filters take slugs and text, never a <select> of every row.
+"""
+
+import django_filters
+from django import forms
+from django.db.models import Exists, F, OuterRef, Q
+
+from .models import Dataset, Leaderboard, LeaderboardArea, Metric, Paper, Task
+
+
+class AnyYesNo(forms.NullBooleanSelect):
+    """Yes / No / Any: an unset filter reads "Any", not Django's "Unknown"."""
+
+    def __init__(self, attrs=None):
+        super().__init__(attrs)
+        self.choices = (("unknown", "Any"), ("true", "Yes"), ("false", "No"))
+
+
+class SortFilter(django_filters.ChoiceFilter):
+    """`?sort=<key>`: each key an ordering that ends in a unique column, for stable pages."""
+
+    def __init__(self, orders, **kwargs):
+        self.orders = orders
+        choices = [(key, label) for key, (label, _) in orders.items()]
+        super().__init__(choices=choices, empty_label=None, null_label=None, **kwargs)
+
+    def filter(self, qs, value):
+        key = value or next(iter(self.orders))
+        return qs.order_by(*self.orders[key][1])
+
+
+def _text(field, label):
+    return django_filters.CharFilter(
+        field_name=field, lookup_expr="icontains", label=label, max_length=200
+    )
+
+
+def _slug_or_name(prefix):
+    """A filter on a related row by its slug, or failing that by part of its name."""
+
+    def filter_by(queryset, name, value):
+        related = queryset.model._meta.get_field(prefix).related_model
+        value = value.strip()
+        # Matching rows found once, then looked up per leaderboard: not a LIKE per board.
+        return queryset.filter(
+            **{f"{prefix}__in": related.objects.filter(Q(slug=value) | Q(name__icontains=value))}
+        )
+
+    return filter_by
+
+
+class TaskFilter(django_filters.FilterSet):
+    q = _text("name", "Name contains")
+    area = django_filters.CharFilter(method="by_area", label="Area", max_length=200)
+    sort = SortFilter(
+        {
+            "name": ("name", ["name", "pk"]),
+            "leaderboards": ("most leaderboards", ["-leaderboard_count", "name", "pk"]),
+            "results": ("most results", ["-row_count", "name", "pk"]),
+        },
+        label="Sort by",
+    )
+
+    class Meta:
+        model = Task
+        fields = []
+
+    def by_area(self, queryset, name, value):
+        return queryset.filter(
+            Exists(Task.areas.through.objects.filter(task=OuterRef("pk"), area__slug=value))
+        )
+
+
+class DatasetFilter(django_filters.FilterSet):
+    q = _text("name", "Name contains")
+    sort = SortFilter(
+        {
+            "name": ("name", ["name", "pk"]),
+            "leaderboards": ("most leaderboards", ["-leaderboard_count", "name", "pk"]),
+            "results": ("most results", ["-row_count", "name", "pk"]),
+        },
+        label="Sort by",
+    )
+
+    class Meta:
+        model = Dataset
+        fields = []
+
+
+class PaperFilter(django_filters.FilterSet):
+    q = _text("title", "Title contains")
+    year = django_filters.NumberFilter(
+        field_name="date", lookup_expr="year", label="Year",
+        min_value=1900, max_value=2200, decimal_places=0,
+    )  # fmt: skip
+    has_code = django_filters.BooleanFilter(label="Has code", widget=AnyYesNo)
+    verified = django_filters.BooleanFilter(label="Code ran", widget=AnyYesNo)
+    sort = SortFilter(
+        {
+            # Ties broken by pk, which every index ends in, so no sort is needed.
+            "date": ("newest", [F("date").desc(nulls_last=True), "-pk"]),
+            "oldest": ("oldest", [F("date").asc(nulls_last=True), "pk"]),
+            "title": ("title", ["title", "pk"]),
+        },
+        label="Sort by",
+    )
+
+    class Meta:
+        model = Paper
+        fields = []
+
+
+class LeaderboardFilter(django_filters.FilterSet):
+    area = django_filters.CharFilter(method="by_area", label="Area", max_length=200)
+    task = django_filters.CharFilter(method=_slug_or_name("task"), label="Task", max_length=200)
+    dataset = django_filters.CharFilter(
+        method=_slug_or_name("dataset"), label="Dataset", max_length=200
+    )
+    metric = django_filters.CharFilter(method="by_metric", label="Metric", max_length=200)
+    since_archive = django_filters.BooleanFilter(
+        method="by_since_archive", label="Newer results", widget=AnyYesNo
+    )
+    verified = django_filters.BooleanFilter(method="by_verified", label="Code ran", widget=AnyYesNo)
+    min_rows = django_filters.NumberFilter(
+        field_name="row_count", lookup_expr="gte", label="At least rows",
+        min_value=0, max_value=10**6, decimal_places=0,
+    )  # fmt: skip
+    sort = SortFilter(
+        {
+            # The slug reads "<task>-on-<dataset>" and has its own index.
+            "name": ("name", ["slug"]),
+            "rows": ("most rows", ["-row_count", "slug"]),
+            "newest": ("newest result", [F("newest_paper_date").desc(nulls_last=True), "slug"]),
+        },
+        label="Sort by",
+    )
+
+    class Meta:
+        model = Leaderboard
+        fields = []
+
+    def by_area(self, queryset, name, value):
+        return queryset.filter(
+            pk__in=LeaderboardArea.objects.filter(area__slug=value).values("leaderboard")
+        )
+
+    def by_metric(self, queryset, name, value):
+        return queryset.filter(
+            Exists(Metric.objects.filter(leaderboard=OuterRef("pk"), name__icontains=value))
+        )
+
+    def by_since_archive(self, queryset, name, value):
+        has = Q(since_archive_entry_count__gt=0)
+        return queryset.filter(has if value else ~has)
+
+    def by_verified(self, queryset, name, value):
+        has = Q(verified_row_count__gt=0)
+        return queryset.filter(has if value else ~has)

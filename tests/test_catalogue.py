@@ -1,0 +1,271 @@
+"""Home, area, task, dataset, paper and leaderboard lists: what a visitor sees, and its cost."""
+
+import copy
+import re
+
+import pytest
+from django.urls import reverse
+
+from leaderboards.models import Leaderboard, Metric
+from leaderboards.stats import refresh_leaderboard
+from tests.conftest import SEED_SLUG
+
+TASK = "out-of-distribution-detection"
+DATASET = "imagenet-1k-vs-sun"
+PAPER = "enhanced-ood-detection-through-cross-modal"
+# Distinct papers of 2023 in the seed, and those whose code samples ran.
+YEAR_2023, YEAR_2023_RAN = 10, 5
+
+
+def board(seed_page, index, task="Out-of-Distribution Detection", rows=None):
+    """The seed page as another leaderboard, on its own dataset."""
+    page = copy.deepcopy(seed_page)
+    dataset = f"Board Set {index}"
+    slug = f"{task.lower().replace(' ', '-')}-on-board-set-{index}"
+    page["url"] = f"/sota/{slug}"
+    page["task"] = {**page["task"], "name": task, "url": f"/task/{task.lower().replace(' ', '-')}"}
+    page["dataset"] = {"name": dataset, "url": f"/dataset/board-set-{index}"}
+    if rows is not None:
+        page["rows"] = page["rows"][:rows]
+        from leaderboards import derive
+
+        page["counts"] = derive.page_counts(page["rows"])
+        page["syntology"].update(derive.syntology_figures(page["rows"]))
+        for name in ("samples_over_distinct_papers", "samples_row_weighted"):
+            page["syntology"][name]["note"] = "n"
+    return page
+
+
+@pytest.fixture
+def boards(load, seed_page, write_page):
+    """Three leaderboards: the seed, and two more of 5 and 22 rows on other datasets."""
+    pages = [seed_page, board(seed_page, 1, rows=5), board(seed_page, 2, task="Image Clustering")]
+    ok, _, err = load(*(write_page(page) for page in pages))
+    assert ok, err
+
+
+def links(page, kind):
+    """How many detail pages of a kind a page links to (the nav's list links aside)."""
+    return len(re.findall(rf'href="/{kind}/[^"?]+"', page))
+
+
+def html(client, url, status=200):
+    response = client.get(url)
+    assert response.status_code == status, url
+    return response.content.decode()
+
+
+def test_home_shows_areas_busiest_tasks_newest_results_and_totals(boards, client):
+    page = html(client, reverse("leaderboards:home"))
+    assert 'href="/area/computer-vision"' in page
+    assert "2 tasks · 3 leaderboards" in page
+    assert 'href="/task/out-of-distribution-detection"' in page
+    # Newest by paper date: the seed's 2025-03-24 CMA row leads.
+    newest = page.split("Newest results", 1)[1]
+    assert newest.index("2025-03-24") < newest.index("2023-09-30")
+    assert "CMA(ViT-B/16, NegLabel)" in newest
+    assert ">49<" in page  # results: 22 + 5 + 22
+    assert 'role="search"' in page and 'name="q"' in page
+
+
+def test_area_lists_its_tasks_with_counts(boards, client):
+    page = html(client, reverse("leaderboards:area", args=["computer-vision"]))
+    assert (
+        '>Out-of-Distribution Detection</a></td><td class="num">2</td><td class="num">27<' in page
+    )
+    assert ">Image Clustering</a>" in page
+
+
+def test_task_page_shows_description_areas_and_top_results(boards, client):
+    page = html(client, reverse("leaderboards:task", args=[TASK]))
+    assert "<h1>Out-of-Distribution Detection</h1>" in page
+    assert 'href="/area/computer-vision"' in page
+    assert links(page, "sota") == 2
+    # No direction for FPR95 in the file: the top result is the archive's first row.
+    assert "CMA(ViT-B/16, NegLabel)" in page and "FPR95 16.84" in page
+    assert "archive's first row" in page and ">best<" not in page
+
+
+def test_top_result_is_the_best_once_the_first_metrics_direction_is_known(seeded, client):
+    metric = Metric.objects.get(leaderboard=seeded, name="FPR95")
+    metric.editor_direction = "higher"
+    metric.save()
+    refresh_leaderboard(seeded)
+    seeded.refresh_from_db()
+    assert (seeded.top_model, seeded.top_value, seeded.top_is_best) == ("DOE", "80.94", True)
+    page = html(client, reverse("leaderboards:task", args=[TASK]))
+    assert "DOE" in page and "FPR95 80.94" in page and ">best<" in page
+
+
+def test_withheld_rows_are_never_the_top_result(seeded):
+    seeded.rows.filter(rank=1).update(withheld=True, withheld_reason="spam")
+    refresh_leaderboard(seeded)
+    assert Leaderboard.objects.get(pk=seeded.pk).top_model == "LINe (ResNet50)"
+
+
+def test_dataset_page_lists_its_leaderboards_across_tasks(boards, client):
+    page = html(client, reverse("leaderboards:dataset", args=[DATASET]))
+    assert "<h1>ImageNet-1k vs SUN</h1>" in page
+    assert f'href="/sota/{SEED_SLUG}"' in page
+
+
+def test_paper_page_shows_every_row_with_values_as_stored_and_counters(boards, client):
+    page = html(client, reverse("leaderboards:paper", args=[PAPER]))
+    assert "Enhanced OoD Detection through Cross-Modal" in page
+    # The CMA paper stands behind a row on each of the three boards.
+    assert page.count("CMA(ViT-B/16, NegLabel)") == 3
+    assert ">16.84<" in page and ">96.36<" in page
+    assert 'href="https://github.com/ma-kjh/CMA-OoDD"' in page
+    assert "not checked" in page  # no Syntology counters for this paper
+    dice = html(
+        client, reverse("leaderboards:paper", args=["on-the-effectiveness-of-sparsification-for"])
+    )
+    assert "14 of 19 code samples ran; 5 unverified; 0 only pointed at" in dice
+    assert dice.count("DICE") >= 6  # two rows on each of three boards
+
+
+@pytest.mark.parametrize("name", ["area", "task", "dataset", "paper", "leaderboard"], ids=str)
+def test_unknown_slugs_are_a_styled_404(db, client, name):
+    page = html(client, reverse(f"leaderboards:{name}", args=["no-such-thing"]), status=404)
+    assert "There is no page at this address" in page
+
+
+def test_leaderboard_list_filters_by_task_dataset_area_metric_and_rows(boards, client):
+    url = reverse("leaderboards:leaderboard_list")
+    assert links(html(client, url), "sota") == 3
+    assert links(html(client, url + "?task=clustering"), "sota") == 1
+    assert links(html(client, url + f"?task={TASK}"), "sota") == 2
+    assert links(html(client, url + "?dataset=board-set-1"), "sota") == 1
+    assert links(html(client, url + "?area=computer-vision"), "sota") == 3
+    assert links(html(client, url + "?area=robotics"), "sota") == 0
+    assert links(html(client, url + "?metric=auroc"), "sota") == 3
+    assert links(html(client, url + "?metric=bleu"), "sota") == 0
+    assert links(html(client, url + "?min_rows=6"), "sota") == 2
+    assert links(html(client, url + "?verified=true"), "sota") == 3
+    assert "No leaderboard matches these filters." in html(client, url + "?min_rows=1000")
+
+
+def test_leaderboard_list_sorts_by_rows(boards, client):
+    page = html(client, reverse("leaderboards:leaderboard_list") + "?sort=rows")
+    assert page.index("board-set-1") > page.index("board-set-2")
+
+
+def test_task_list_filters_by_area_and_name_and_sorts_by_size(boards, client):
+    url = reverse("leaderboards:task_list")
+    assert links(html(client, url + "?q=cluster"), "task") == 1
+    assert links(html(client, url + "?area=computer-vision"), "task") == 2
+    page = html(client, url + "?sort=leaderboards")
+    assert page.index("Out-of-Distribution Detection</a>") < page.index("Image Clustering</a>")
+
+
+def test_paper_list_filters_by_year_code_and_verification(boards, client):
+    url = reverse("leaderboards:paper_list")
+    assert links(html(client, url), "paper") == 19
+    assert links(html(client, url + "?year=2025"), "paper") == 1
+    assert links(html(client, url + "?year=2021&has_code=true"), "paper") == 4
+    assert links(html(client, url + "?year=2023"), "paper") == YEAR_2023
+    assert links(html(client, url + "?year=2023&verified=true"), "paper") == YEAR_2023_RAN
+    page = html(client, url + "?sort=title")
+    titles = re.findall(r'href="/paper/[^"]+">([^<]+)<', page)
+    assert len(titles) == 19 and titles == sorted(titles)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/sota/?min_rows=abc",
+        "/sota/?sort=nonsense",
+        "/paper/?year=99999999999",
+        "/paper/?year=20.5",
+        "/task/?sort=%00",
+        "/dataset/?sort=x",
+    ],
+)
+def test_unreadable_filters_are_a_400_with_the_reason(boards, client, url):
+    page = html(client, url, status=400)
+    assert 'class="errorlist"' in page
+
+
+@pytest.mark.parametrize("page", ["abc", "-1", "999999", "1e9", "%00"])
+def test_a_garbage_page_number_gives_a_page_not_an_error(boards, client, page):
+    assert links(html(client, f"/sota/?page={page}"), "sota") == 3
+
+
+def test_pagination_links_keep_the_filters(load, seed_page, write_page, client):
+    ok, _, err = load(*(write_page(board(seed_page, i, rows=2)) for i in range(55)))
+    assert ok, err
+    page = html(client, reverse("leaderboards:leaderboard_list") + "?task=detection&sort=rows")
+    assert "Page 1 of 2" in page
+    assert 'href="?task=detection&amp;sort=rows&amp;page=2"' in page
+    second = html(client, reverse("leaderboards:leaderboard_list") + "?task=detection&page=2")
+    assert links(second, "sota") == 5
+
+
+@pytest.mark.parametrize(
+    ("url", "queries"),
+    [
+        ("/", 6),
+        ("/area/computer-vision", 4),
+        ("/task/", 3),
+        (f"/task/{TASK}", 5),
+        ("/dataset/", 3),
+        (f"/dataset/{DATASET}", 4),
+        ("/paper/", 3),
+        (f"/paper/{PAPER}", 4),
+        ("/sota/", 3),
+        ("/sota/?area=computer-vision&metric=fpr&verified=true", 3),
+    ],
+)
+def test_query_counts_are_pinned_and_do_not_grow_with_items(
+    load, seed_page, write_page, client, django_assert_num_queries, url, queries
+):
+    ok, _, err = load(write_page(seed_page), write_page(board(seed_page, 0)))
+    assert ok, err
+    with django_assert_num_queries(queries):
+        assert client.get(url).status_code == 200
+    ok, _, err = load(*(write_page(board(seed_page, i)) for i in range(1, 40)))
+    assert ok, err
+    with django_assert_num_queries(queries):
+        assert client.get(url).status_code == 200
+
+
+def test_sitemap_covers_every_public_page(boards, client):
+    index = html(client, "/sitemap.xml")
+    sections = re.findall(r"<loc>([^<]+)</loc>", index)
+    assert {s.rsplit("/", 1)[1] for s in sections} >= {
+        "sitemap-leaderboards.xml", "sitemap-tasks.xml", "sitemap-papers.xml",
+        "sitemap-datasets.xml", "sitemap-areas.xml", "sitemap-lists.xml",
+    }  # fmt: skip
+    boards_xml = html(client, "/sitemap-leaderboards.xml")
+    assert boards_xml.count("<url>") == 3 and f"/sota/{SEED_SLUG}</loc>" in boards_xml
+    assert html(client, "/sitemap-papers.xml").count("<url>") == 19
+    assert "/paper/</loc>" in html(client, "/sitemap-lists.xml")
+
+
+def test_robots_txt_points_at_the_sitemap(db, client):
+    response = client.get("/robots.txt")
+    assert response["Content-Type"].startswith("text/plain")
+    assert "Sitemap: http://testserver/sitemap.xml" in response.content.decode()
+
+
+def test_atom_feed_lists_the_newest_results_first(seeded, client):
+    response = client.get(reverse("leaderboards:feed_newest"))
+    assert response["Content-Type"].startswith("application/atom+xml")
+    feed = response.content.decode()
+    assert feed.count("<entry>") == 22
+    assert feed.index("CMA(ViT-B/16, NegLabel)") < feed.index("LINe (ResNet50)")
+
+
+def test_pages_carry_a_canonical_link(seeded, client):
+    page = html(client, reverse("leaderboards:task", args=[TASK]) + "?page=1")
+    assert f'<link rel="canonical" href="http://testserver/task/{TASK}">' in page
+
+
+def test_hostile_names_are_escaped_in_lists(load, seed_page, write_page, client):
+    seed_page["rows"][0]["model"] = "<script>alert(1)</script>"
+    seed_page["task"]["name"] = "<b>Task</b>"
+    ok, _, err = load(write_page(seed_page))
+    assert ok, err
+    for url in ("/", "/sota/", "/task/", f"/task/{TASK}", f"/paper/{PAPER}"):
+        page = html(client, url)
+        assert "<script>alert(1)</script>" not in page and "<b>Task</b>" not in page
