@@ -1,0 +1,455 @@
+"""Importing the Papers with Code archive (`evaluation-tables.json`, SPEC 2).
+
+The archive is a list of tasks, each with datasets and subtasks, each dataset
+with its table of rows. The importer streams it one top-level task at a time,
+turns every (task, dataset) table into a page dict (SPEC 1) and hands the pages
+to the loader, so an import is checked, chunked, idempotent and keeps editors'
+decisions exactly as a load of page files does. What the page format has no
+room for (task parents, synonyms, source links, dataset parents and links, a
+paper's arXiv id) is written after the pages, from what the stream collected.
+
+Slugs follow PwC: lower-case and hyphenated, `<task>-on-<dataset>` for a
+table, with a numeric suffix on collision. A name the database already knows
+keeps the slug it has, so a re-import or a later, larger archive gives every
+existing page the same URL.
+"""
+
+import contextlib
+import dataclasses
+import datetime
+import gzip
+import re
+from decimal import Decimal
+
+import ijson
+from django.db import transaction
+from django.utils.text import slugify
+
+from . import derive
+from .loader import Loader
+from .models import Area, Dataset, Leaderboard, Paper, Task
+from .stats import refresh_counts
+
+ARCHIVE = "Papers with Code (evaluation-tables.json), CC BY-SA 4.0"
+RANK_NOTE = "the archive's row order at snapshot; not re-ranked"
+VALUES_NOTE = "the archive's strings, untouched"
+DIRECTION_NOTE = "the archive records no direction; null = unknown, the chart draws points only"
+SLUG_LIMIT = 200
+PAPER_SLUG_LIMIT = 50
+
+_ARXIV = re.compile(
+    r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{4,5}|[a-z][a-z.-]*/\d{7})(?:v\d+)?(?:\.pdf)?/?$",
+    re.IGNORECASE,
+)
+
+
+def arxiv_id(url):
+    """The arXiv id of an abs or pdf URL, without its version; "" if not arXiv."""
+    match = _ARXIV.search((url or "").strip())
+    return match.group(1) if match else ""
+
+
+def paper_key(url):
+    """What makes two rows' papers the same: the arXiv id, else the URL."""
+    url = (url or "").strip()
+    if not url:
+        return None
+    found = arxiv_id(url)
+    return f"arxiv:{found}" if found else f"url:{url.rstrip('/')}"
+
+
+@contextlib.contextmanager
+def open_archive(path):
+    """A binary stream of the archive, gunzipped when it is gzip (by its magic bytes)."""
+    with open(path, "rb") as stream:
+        if stream.peek(2)[:2] == b"\x1f\x8b":
+            with gzip.GzipFile(fileobj=stream) as unzipped:
+                yield unzipped
+        else:
+            yield stream
+
+
+class ArchiveError(ValueError):
+    """The file is not an archive this importer can read."""
+
+
+def read_tasks(stream):
+    """The archive's top-level tasks, one parsed at a time."""
+    # Numbers stay Decimal: str() of one gives back the digits as the file had them.
+    try:
+        for index, task in enumerate(ijson.items(stream, "item")):
+            _check_task(task, f"[{index}]")
+            yield task
+    except ijson.JSONError as error:
+        raise ArchiveError(f"invalid JSON: {error}") from None
+
+
+def _check_task(task, path):
+    """Enough shape that building pages cannot trip; the loader checks the pages."""
+    if not isinstance(task, dict) or not isinstance(task.get("task"), str):
+        raise ArchiveError(f"{path}: expected a task object with a name")
+    for key in ("datasets", "subtasks", "categories", "synonyms"):
+        if not isinstance(task.get(key) or [], list):
+            raise ArchiveError(f"{path}.{key}: expected a list")
+    for index, subtask in enumerate(task.get("subtasks") or []):
+        _check_task(subtask, f"{path}.subtasks[{index}]")
+    for index, dataset in enumerate(task.get("datasets") or []):
+        _check_dataset(dataset, f"{path}.datasets[{index}]")
+
+
+def _check_dataset(dataset, path):
+    if not isinstance(dataset, dict):
+        raise ArchiveError(f"{path}: expected a dataset object")
+    table = dataset.get("sota") or {}
+    if not isinstance(table, dict) or not isinstance(table.get("rows") or [], list):
+        raise ArchiveError(f"{path}.sota: expected an object with a list of rows")
+    if not isinstance(table.get("metrics") or [], list):
+        raise ArchiveError(f"{path}.sota.metrics: expected a list")
+    for index, row in enumerate(table.get("rows") or []):
+        if not isinstance(row, dict) or not isinstance(row.get("metrics") or {}, dict):
+            raise ArchiveError(f"{path}.sota.rows[{index}]: expected a row with a metrics object")
+    if not isinstance(dataset.get("dataset_links") or [], list):
+        raise ArchiveError(f"{path}.dataset_links: expected a list")
+    for index, child in enumerate(dataset.get("subdatasets") or []):
+        _check_dataset(child, f"{path}.subdatasets[{index}]")
+
+
+def _text(value):
+    if value is None:
+        return None
+    if isinstance(value, Decimal | int | float) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
+class Slugs:
+    """Slugs taken so far, and the rule that makes a new one from a name."""
+
+    def __init__(self, taken):
+        self.taken = set(taken)
+
+    def claim(self, text, fallback, limit=SLUG_LIMIT):
+        base = slugify(text)[:limit].strip("-") or fallback
+        slug, n = base, 1
+        while slug in self.taken:
+            n += 1
+            slug = f"{base}-{n}"
+        self.taken.add(slug)
+        return slug
+
+
+def _paper_slug_text(title):
+    """PwC's paper slugs are the title's first words, cut at a word boundary."""
+    text = slugify(title or "")
+    if len(text) > PAPER_SLUG_LIMIT:
+        text = text[:PAPER_SLUG_LIMIT].rsplit("-", 1)[0]
+    return text
+
+
+@dataclasses.dataclass
+class ImportReport:
+    tasks: int = 0
+    datasets: int = 0
+    tables: int = 0
+    empty_tables: int = 0
+    rows: int = 0
+    tasks_updated: int = 0
+    datasets_updated: int = 0
+    load: object = None
+
+
+class Importer:
+    def __init__(self, snapshot, dry_run=False):
+        self.snapshot = snapshot
+        self.read_at = f"{snapshot.isoformat()}T00:00:00+00:00"
+        self.report = ImportReport()
+        self.loader = Loader(dry_run=dry_run)
+        self.dry_run = dry_run
+        tasks = Task.objects.order_by("-pk").values_list("name", "slug")
+        datasets = Dataset.objects.order_by("-pk").values_list("name", "slug")
+        # Later entries win in dict(), so ordering by -pk keeps the oldest.
+        self.task_slugs = dict(tasks)
+        self.dataset_slugs = dict(datasets)
+        self.task_slug_rule = Slugs(slug for _, slug in tasks)
+        self.dataset_slug_rule = Slugs(slug for _, slug in datasets)
+        self.board_slugs = {}
+        for task, dataset, slug in Leaderboard.objects.order_by("pk").values_list(
+            "task__slug", "dataset__slug", "slug"
+        ):
+            self.board_slugs.setdefault((task, dataset), []).append(slug)
+        self.board_slug_rule = Slugs(Leaderboard.objects.values_list("slug", flat=True))
+        self.board_seen = {}
+        self.paper_slugs = {}
+        taken = []
+        for slug, url, stored_arxiv in Paper.objects.order_by("-pk").values_list(
+            "slug", "url", "arxiv_id"
+        ):
+            taken.append(slug)
+            key = f"arxiv:{stored_arxiv}" if stored_arxiv else paper_key(url)
+            if key:
+                self.paper_slugs[key] = slug
+        self.paper_slug_rule = Slugs(taken)
+        # Collected while streaming, written after the pages.
+        self.task_meta = {}
+        self.dataset_meta = {}
+        self.paper_arxiv = {}
+
+    def run(self, stream, progress=None):
+        self.loader.load_pages(self._pages(read_tasks(stream)), progress)
+        self.report.load = self.loader.report
+        if not self.dry_run:
+            with transaction.atomic():
+                self._write_meta()
+            refresh_counts()
+        return self.report
+
+    # Building pages ---------------------------------------------------------
+
+    def _pages(self, tasks):
+        for task in tasks:
+            yield from self._task_pages(task, parent=None, inherited_areas=[])
+
+    def _task_pages(self, task, parent, inherited_areas):
+        name = task["task"]
+        slug = self._task_slug(name)
+        areas = list(dict.fromkeys(task.get("categories") or [])) or inherited_areas
+        link = task.get("source_link")
+        if name not in self.task_meta:
+            self.report.tasks += 1
+        self.task_meta.setdefault(
+            name,
+            {
+                "slug": slug,
+                "parent": parent,
+                "description": task.get("description") or "",
+                "synonyms": list(task.get("synonyms") or []),
+                "source_link": (link.get("url") or "") if isinstance(link, dict) else "",
+                "areas": areas,
+            },
+        )
+        for dataset in task.get("datasets") or []:
+            yield from self._dataset_pages(task, slug, areas, dataset, parent=None)
+        for subtask in task.get("subtasks") or []:
+            yield from self._task_pages(subtask, parent=name, inherited_areas=areas)
+
+    def _dataset_pages(self, task, task_slug, areas, dataset, parent):
+        own = dataset.get("dataset") or dataset.get("subdataset") or ""
+        name = f"{parent} ({own})" if parent else own
+        slug = self._dataset_slug(name)
+        links = dataset.get("dataset_links") or []
+        if name not in self.dataset_meta:
+            self.report.datasets += 1
+            self.dataset_meta[name] = {
+                "slug": slug,
+                "parent": parent,
+                "description": dataset.get("description") or "",
+                "url": next((link.get("url") or "" for link in links if link.get("url")), ""),
+            }
+        table = dataset.get("sota") or {}
+        if table.get("rows"):
+            board = self._board_slug(task_slug, slug)
+            self.report.tables += 1
+            self.report.rows += len(table["rows"])
+            yield board, self._page(task, task_slug, areas, name, slug, board, table)
+        else:
+            self.report.empty_tables += 1
+        for child in dataset.get("subdatasets") or []:
+            yield from self._dataset_pages(task, task_slug, areas, child, parent=name)
+
+    def _page(self, task, task_slug, areas, dataset_name, dataset_slug, board, table):
+        rows = [self._row(rank, row) for rank, row in enumerate(table["rows"], start=1)]
+        # A row may carry a metric the table's list lacks; the page lists it after.
+        metrics = list(dict.fromkeys(table.get("metrics") or []))
+        for row in rows:
+            metrics += [name for name in row["metrics"] if name not in metrics]
+        description = task.get("description") or None
+        return {
+            "url": f"/sota/{board}",
+            "task": {"name": task["task"], "url": f"/task/{task_slug}", "note": None},
+            "dataset": {"name": dataset_name, "url": f"/dataset/{dataset_slug}"},
+            "category": areas[0] if areas else None,
+            "categories": areas,
+            "category_note": None,
+            "description": description,
+            "description_from": "task" if description else None,
+            "source": {
+                "archive": ARCHIVE,
+                "snapshot": self.snapshot.isoformat(),
+                "rank": RANK_NOTE,
+                "rows_end_at": self.snapshot.isoformat(),
+                "rows_withheld_as_spam": 0,
+                "metric_values": VALUES_NOTE,
+            },
+            "metrics": metrics,
+            "metric_direction": {
+                "note": DIRECTION_NOTE,
+                "by_metric": dict.fromkeys(metrics),
+            },
+            "counts": derive.page_counts(rows),
+            "rows": rows,
+            "since_archive": None,
+            "syntology": {
+                "read_at": self.read_at,
+                "claim": None,
+                **derive.syntology_figures(rows),
+            },
+        }
+
+    def _row(self, rank, row):
+        code_links = [
+            {"title": _text(link.get("title")), "url": _text(link.get("url"))}
+            for link in row.get("code_links") or []
+            if isinstance(link, dict)
+        ]
+        paper_url = _text(row.get("paper_url")) or None
+        return {
+            "rank_in_archive_order": rank,
+            "model": _text(row.get("model_name")) or "",
+            "metrics": {name: _text(value) for name, value in (row.get("metrics") or {}).items()},
+            "uses_additional_data": bool(row.get("uses_additional_data")),
+            "paper_date": _text(row.get("paper_date")) or None,
+            "paper": self._paper_path(paper_url, row.get("paper_title")),
+            "paper_url": paper_url,
+            "paper_title": _text(row.get("paper_title")),
+            "code": next((link["url"] for link in code_links if link["url"]), None),
+            "n_code_links": len(code_links),
+            "syntology": None,
+            # Kept beyond the page format's one `code`: every link the archive gave.
+            "code_links": code_links,
+        }
+
+    # Slugs -------------------------------------------------------------------
+
+    def _task_slug(self, name):
+        slug = self.task_slugs.get(name)
+        if slug is None:
+            slug = self.task_slugs[name] = self.task_slug_rule.claim(name, "task")
+        return slug
+
+    def _dataset_slug(self, name):
+        slug = self.dataset_slugs.get(name)
+        if slug is None:
+            slug = self.dataset_slugs[name] = self.dataset_slug_rule.claim(name, "dataset")
+        return slug
+
+    def _board_slug(self, task_slug, dataset_slug):
+        """The n-th table of a (task, dataset) in the archive keeps the n-th stored slug."""
+        pair = (task_slug, dataset_slug)
+        n = self.board_seen.get(pair, 0)
+        self.board_seen[pair] = n + 1
+        stored = self.board_slugs.setdefault(pair, [])
+        if n < len(stored):
+            return stored[n]
+        slug = self.board_slug_rule.claim(f"{task_slug}-on-{dataset_slug}", "leaderboard")
+        stored.append(slug)
+        return slug
+
+    def _paper_path(self, url, title):
+        key = paper_key(url)
+        if key is None:
+            return None
+        slug = self.paper_slugs.get(key)
+        if slug is None:
+            found = arxiv_id(url)
+            text = _paper_slug_text(title) or slugify(found.replace("/", "-"))
+            slug = self.paper_slugs[key] = self.paper_slug_rule.claim(text, "paper")
+            if found:
+                self.paper_arxiv[slug] = found
+        return f"/paper/{slug}"
+
+    # What the pages have no room for ---------------------------------------------
+
+    def _write_meta(self):
+        self._write_tasks()
+        self._write_datasets()
+        stale = [
+            paper
+            for paper in Paper.objects.filter(slug__in=list(self.paper_arxiv), arxiv_id="")
+            if self.paper_arxiv[paper.slug]
+        ]
+        for paper in stale:
+            paper.arxiv_id = self.paper_arxiv[paper.slug]
+        Paper.objects.bulk_update(stale, ["arxiv_id"], batch_size=1000)
+
+    def _write_tasks(self):
+        existing = Task.objects.in_bulk(
+            [meta["slug"] for meta in self.task_meta.values()], field_name="slug"
+        )
+        Task.objects.bulk_create(
+            [
+                Task(slug=meta["slug"], name=name)
+                for name, meta in self.task_meta.items()
+                if meta["slug"] not in existing
+            ],
+            batch_size=1000,
+        )
+        tasks = Task.objects.in_bulk(
+            [meta["slug"] for meta in self.task_meta.values()], field_name="slug"
+        )
+        fields = ("parent_id", "description", "synonyms", "source_link")
+        stale = []
+        for meta in self.task_meta.values():
+            task = tasks[meta["slug"]]
+            parent = self.task_meta.get(meta["parent"])
+            wanted = {
+                "parent_id": tasks[parent["slug"]].pk if parent else None,
+                "description": meta["description"],
+                "synonyms": meta["synonyms"],
+                "source_link": meta["source_link"],
+            }
+            if any(getattr(task, field) != value for field, value in wanted.items()):
+                for field, value in wanted.items():
+                    setattr(task, field, value)
+                stale.append(task)
+        Task.objects.bulk_update(stale, fields, batch_size=1000)
+        self.report.tasks_updated = len(stale)
+        self._link_areas(tasks)
+
+    def _link_areas(self, tasks):
+        """A task without tables of its own still belongs to its archive categories."""
+        through = Task.areas.through
+        areas = {area.name: area for area in Area.objects.all()}
+        wanted = {
+            (tasks[meta["slug"]].pk, areas[name].pk)
+            for meta in self.task_meta.values()
+            for name in meta["areas"]
+            if name in areas
+        }
+        have = set(through.objects.values_list("task_id", "area_id"))
+        through.objects.bulk_create(
+            [through(task_id=task, area_id=area) for task, area in wanted - have],
+            batch_size=1000,
+        )
+
+    def _write_datasets(self):
+        slugs = [meta["slug"] for meta in self.dataset_meta.values()]
+        existing = Dataset.objects.in_bulk(slugs, field_name="slug")
+        Dataset.objects.bulk_create(
+            [
+                Dataset(slug=meta["slug"], name=name)
+                for name, meta in self.dataset_meta.items()
+                if meta["slug"] not in existing
+            ],
+            batch_size=1000,
+        )
+        datasets = Dataset.objects.in_bulk(slugs, field_name="slug")
+        fields = ("parent_id", "description", "url")
+        stale = []
+        for meta in self.dataset_meta.values():
+            dataset = datasets[meta["slug"]]
+            parent = self.dataset_meta.get(meta["parent"])
+            wanted = {
+                "parent_id": datasets[parent["slug"]].pk if parent else None,
+                "description": meta["description"],
+                "url": meta["url"],
+            }
+            if any(getattr(dataset, field) != value for field, value in wanted.items()):
+                for field, value in wanted.items():
+                    setattr(dataset, field, value)
+                stale.append(dataset)
+        Dataset.objects.bulk_update(stale, fields, batch_size=1000)
+        self.report.datasets_updated = len(stale)
+
+
+def parse_snapshot(text):
+    return datetime.date.fromisoformat(text)
