@@ -6,10 +6,11 @@ Every list is paginated as PwC's was: `page` and `items_per_page` in, and
 queries for a page, whatever the size of the table behind it.
 """
 
+from django.db.models import Prefetch
 from django.http import Http404, JsonResponse
 from django.views.decorators.http import require_safe
 
-from ..models import Area, Dataset, Leaderboard, Metric, Paper, Row, Task
+from ..models import Area, Dataset, Leaderboard, Metric, MetricValue, Paper, Row, Task
 from . import serializers
 from .openapi import document
 from .ranking import best_ranks
@@ -119,7 +120,12 @@ def _results(queryset):
     return (
         queryset.shown()
         .select_related("paper", "leaderboard")
-        .prefetch_related("values__metric")
+        .prefetch_related(
+            Prefetch(
+                "values",
+                queryset=MetricValue.objects.select_related("metric").order_by("position"),
+            )
+        )
         .order_by("leaderboard__slug", "rank")
     )
 
