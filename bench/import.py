@@ -107,7 +107,7 @@ def _value(rng, metric):
 
 
 def _row(rng, metrics, papers):
-    paper_id, title = papers[rng.randrange(len(papers))]
+    paper_id, title, day = papers[rng.randrange(len(papers))]
     code = [
         {"title": "", "url": f"https://github.com/u{rng.randrange(10**5)}/r{i}"}
         for i in range(rng.choice((0, 0, 1, 1, 1, 2, 3)))
@@ -117,7 +117,7 @@ def _row(rng, metrics, papers):
         "metrics": {name: _value(rng, name) for name in metrics if rng.random() < 0.9},
         "model_links": [],
         "model_name": f"{rng.choice(WORDS).title()}-{rng.randrange(10**4)}",
-        "paper_date": f"20{rng.randint(12, 24)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
+        "paper_date": day,
         "paper_title": title,
         "paper_url": f"https://arxiv.org/abs/{paper_id}",
         "uses_additional_data": rng.random() < 0.05,
@@ -131,6 +131,7 @@ def write_archive(path, tasks, boards, rows, seed):
         (
             f"{rng.randint(15, 24)}{rng.randint(1, 12):02d}.{n:05d}",
             " ".join(rng.choice(WORDS) for _ in range(rng.randint(4, 9))).capitalize(),
+            f"20{rng.randint(12, 24)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
         )
         for n in range(rows // 3)
     ]

@@ -18,17 +18,32 @@ import contextlib
 import dataclasses
 import datetime
 import gzip
+import itertools
 import re
 from decimal import Decimal
 
 import ijson
-from django.db import transaction
+from django.db import DatabaseError, connection, transaction
 from django.utils.text import slugify
 
 from . import derive
-from .loader import Loader
-from .models import Area, Dataset, Leaderboard, Paper, Task
-from .stats import refresh_counts
+from .loader import Loader, _date, _papers_for
+from .models import (
+    Area,
+    Dataset,
+    Leaderboard,
+    LeaderboardArea,
+    Metric,
+    MetricValue,
+    Paper,
+    Row,
+    RowVerification,
+    SyntologySnapshot,
+    Task,
+)
+from .pageformat import PAGE_KEYS, ROW_KEYS, slug_of
+from .parsing import parse_metric_value
+from .stats import refresh_counts, refresh_leaderboards
 
 ARCHIVE = "Papers with Code (evaluation-tables.json), CC BY-SA 4.0"
 RANK_NOTE = "the archive's row order at snapshot; not re-ranked"
@@ -146,6 +161,167 @@ def _paper_slug_text(title):
     return text
 
 
+class BulkLoader(Loader):
+    """The loader, writing the pages new to the site a chunk at a time.
+
+    Checking, hashing and the unchanged/older rules are the loader's own. A page
+    that replaces a stored one still goes through the loader's `_write`, which
+    carries editors' decisions over; a new page has none to carry, so the pages
+    of a chunk are written together, in a dozen statements instead of a dozen
+    per page. Should that fail, the chunk is written page by page as the loader
+    would, so one bad page is reported and the rest go in.
+    """
+
+    def __init__(self, prepare=None, **kwargs):
+        super().__init__(**kwargs)
+        self.pending = []
+        # prepare(catalog, pages): the importer's hook to create what the pages name first.
+        self.prepare = prepare
+
+    def _write(self, page, sha, read_at, current, catalog, name):
+        if current is not None:
+            return super()._write(page, sha, read_at, current, catalog, name)
+        self.pending.append((page, sha, read_at, name))
+        return None
+
+    def _load_chunk(self, sources, catalog):
+        super()._load_chunk(sources, catalog)
+        pending, self.pending = self.pending, []
+        if not pending:
+            return
+        try:
+            with transaction.atomic():
+                self._write_new(pending, catalog)
+        except DatabaseError:
+            catalog.reset()
+            for page, sha, read_at, name in pending:
+                try:
+                    with transaction.atomic():
+                        super()._write(page, sha, read_at, None, catalog, name)
+                except DatabaseError as error:
+                    catalog.reset()
+                    self.report.created -= 1
+                    self.report.failed.append((name, f"(database): {error}"))
+
+    def _write_new(self, pending, catalog):
+        if self.prepare:
+            self.prepare(catalog, [page for page, *_ in pending])
+        # The fields are the loader's `_write`'s, for a page with no stored board.
+        boards = []
+        for page, sha, read_at, _ in pending:
+            description = page["description"] if page["description_from"] == "task" else None
+            boards.append(
+                Leaderboard(
+                    slug=slug_of(page["url"]),
+                    task=catalog.task(page["task"], description),
+                    dataset=catalog.dataset(page["dataset"]),
+                    category=catalog.area(page["category"]) if page["category"] else None,
+                    category_note=page["category_note"],
+                    description=page["description"],
+                    description_from=page["description_from"],
+                    source=page["source"],
+                    direction_note=page["metric_direction"]["note"],
+                    extra={key: page[key] for key in page if key not in PAGE_KEYS},
+                    source_sha256=sha,
+                    read_at=read_at,
+                )
+            )
+        Leaderboard.objects.bulk_create(boards)
+        LeaderboardArea.objects.bulk_create(
+            LeaderboardArea(leaderboard=board, area=catalog.area(area), position=index)
+            for board, (page, *_) in zip(boards, pending, strict=True)
+            for index, area in enumerate(page["categories"])
+        )
+        metrics = Metric.objects.bulk_create(
+            Metric(
+                leaderboard=board,
+                name=name,
+                position=index,
+                source_direction=page["metric_direction"]["by_metric"][name],
+            )
+            for board, (page, *_) in zip(boards, pending, strict=True)
+            for index, name in enumerate(page["metrics"])
+        )
+        by_name = {(metric.leaderboard_id, metric.name): metric for metric in metrics}
+        papers = _papers_for([row for page, *_ in pending for row in page["rows"]])
+        rows = []
+        for board, (page, *_) in zip(boards, pending, strict=True):
+            rows += [
+                (
+                    Row(
+                        leaderboard=board,
+                        rank=data["rank_in_archive_order"],
+                        model=data["model"],
+                        uses_additional_data=data["uses_additional_data"],
+                        paper=papers[slug_of(data["paper"])] if data["paper"] else None,
+                        paper_title=data["paper_title"],
+                        paper_url=data["paper_url"],
+                        paper_date=_date(data["paper_date"]),
+                        code=data["code"],
+                        n_code_links=data["n_code_links"],
+                        extra={key: data[key] for key in data if key not in ROW_KEYS},
+                    ),
+                    data,
+                )
+                for data in page["rows"]
+            ]
+        Row.objects.bulk_create([row for row, _ in rows])
+        _insert_values(
+            (row.pk, by_name[(row.leaderboard_id, name)].pk, raw, parse_metric_value(raw), position)
+            for row, data in rows
+            for position, (name, raw) in enumerate(data["metrics"].items())
+        )
+        known = {"read_at", "claim", *derive.syntology_figures([]).keys()}
+        snapshots = SyntologySnapshot.objects.bulk_create(
+            SyntologySnapshot(
+                leaderboard=board,
+                read_at=read_at,
+                read_at_text=page["syntology"]["read_at"],
+                claim=page["syntology"]["claim"],
+                distinct_papers_note=(
+                    page["syntology"].get("samples_over_distinct_papers") or {}
+                ).get("note"),
+                row_weighted_note=(page["syntology"].get("samples_row_weighted") or {}).get("note"),
+                since_archive=page["since_archive"],
+                extra={key: value for key, value in page["syntology"].items() if key not in known},
+                source_sha256=sha,
+            )
+            for board, (page, sha, read_at, _) in zip(boards, pending, strict=True)
+        )
+        snapshot_of = {snapshot.leaderboard_id: snapshot for snapshot in snapshots}
+        RowVerification.objects.bulk_create(
+            RowVerification(
+                snapshot=snapshot_of[row.leaderboard_id],
+                row=row,
+                rank=row.rank,
+                model=row.model,
+                n_ran=data["syntology"]["n_ran"],
+                n_unverified=data["syntology"]["n_unverified"],
+                n_pointer_only_licence=data["syntology"]["n_pointer_only_licence"],
+            )
+            for row, data in rows
+            if data["syntology"] is not None
+        )
+        refresh_leaderboards([board.pk for board in boards])
+
+
+def _insert_values(values):
+    """Insert (row, metric, raw, number, position) tuples with executemany.
+
+    There are twice as many values as rows; building a model instance for each
+    was a third of a full import's time.
+    """
+    table = MetricValue._meta.db_table
+    columns = ", ".join(
+        connection.ops.quote_name(MetricValue._meta.get_field(name).column)
+        for name in ("row", "metric", "raw", "number", "position")
+    )
+    sql = f"INSERT INTO {connection.ops.quote_name(table)} ({columns}) VALUES (%s, %s, %s, %s, %s)"
+    with connection.cursor() as cursor:
+        for batch in itertools.batched(values, 5000):
+            cursor.executemany(sql, batch)
+
+
 @dataclasses.dataclass
 class ImportReport:
     tasks: int = 0
@@ -153,8 +329,8 @@ class ImportReport:
     tables: int = 0
     empty_tables: int = 0
     rows: int = 0
-    tasks_updated: int = 0
-    datasets_updated: int = 0
+    # Tasks and datasets whose archive details (parent, description, links) changed.
+    updated_meta: int = 0
     load: object = None
 
 
@@ -163,7 +339,7 @@ class Importer:
         self.snapshot = snapshot
         self.read_at = f"{snapshot.isoformat()}T00:00:00+00:00"
         self.report = ImportReport()
-        self.loader = Loader(dry_run=dry_run)
+        self.loader = BulkLoader(prepare=self.prepare, dry_run=dry_run)
         self.dry_run = dry_run
         tasks = Task.objects.order_by("-pk").values_list("name", "slug")
         datasets = Dataset.objects.order_by("-pk").values_list("name", "slug")
@@ -221,10 +397,12 @@ class Importer:
             {
                 "slug": slug,
                 "parent": parent,
-                "description": task.get("description") or "",
-                "synonyms": list(task.get("synonyms") or []),
-                "source_link": (link.get("url") or "") if isinstance(link, dict) else "",
                 "areas": areas,
+                "fields": {
+                    "description": task.get("description") or "",
+                    "synonyms": list(task.get("synonyms") or []),
+                    "source_link": (link.get("url") or "") if isinstance(link, dict) else "",
+                },
             },
         )
         for dataset in task.get("datasets") or []:
@@ -242,8 +420,17 @@ class Importer:
             self.dataset_meta[name] = {
                 "slug": slug,
                 "parent": parent,
-                "description": dataset.get("description") or "",
-                "url": next((link.get("url") or "" for link in links if link.get("url")), ""),
+                "fields": {
+                    "description": dataset.get("description") or "",
+                    "url": next(
+                        (
+                            link["url"]
+                            for link in links
+                            if isinstance(link, dict) and link.get("url")
+                        ),
+                        "",
+                    ),
+                },
             }
         table = dataset.get("sota") or {}
         if table.get("rows"):
@@ -359,58 +546,98 @@ class Importer:
 
     # What the pages have no room for ---------------------------------------------
 
+    def prepare(self, catalog, pages):
+        """Create a chunk's new tasks, datasets and papers with all the archive says.
+
+        Called by the bulk loader before it writes the pages, so that what the
+        page format has no room for (parents, synonyms, links, arXiv ids) goes
+        in with the first insert rather than as an update of every object later.
+        """
+        self._create(catalog.tasks, Task, self.task_meta, [p["task"]["name"] for p in pages])
+        self._create(
+            catalog.datasets, Dataset, self.dataset_meta, [p["dataset"]["name"] for p in pages]
+        )
+        first = {}
+        for page in pages:
+            for row in page["rows"]:
+                if row["paper"]:
+                    first.setdefault(slug_of(row["paper"]), row)
+        known = set(Paper.objects.in_bulk(list(first), field_name="slug"))
+        # The same fields the loader gives a new paper, and the arXiv id it cannot.
+        Paper.objects.bulk_create(
+            Paper(
+                slug=slug,
+                title=row["paper_title"] or "",
+                url=row["paper_url"] or "",
+                date=_date(row["paper_date"]),
+                arxiv_id=self.paper_arxiv.get(slug, ""),
+            )
+            for slug, row in first.items()
+            if slug not in known
+        )
+
+    def _create(self, cache, model, meta, names):
+        """Create the named objects missing from `cache`, each parent before its children."""
+        wanted = []
+        for name in dict.fromkeys(names):
+            chain = []
+            while name is not None and meta[name]["slug"] not in cache and name not in wanted:
+                chain.append(name)
+                name = meta[name]["parent"]
+            wanted += reversed(chain)
+        while wanted:
+            # Those whose parent is stored now go in this round.
+            ready = [
+                name
+                for name in wanted
+                if meta[name]["parent"] is None or meta[meta[name]["parent"]]["slug"] in cache
+            ]
+            objects = model.objects.bulk_create(
+                model(
+                    slug=meta[name]["slug"],
+                    name=name,
+                    parent=cache[meta[meta[name]["parent"]]["slug"]]
+                    if meta[name]["parent"]
+                    else None,
+                    **meta[name]["fields"],
+                )
+                for name in ready
+            )
+            cache.update((obj.slug, obj) for obj in objects)
+            done = set(ready)
+            wanted = [name for name in wanted if name not in done]
+
     def _write_meta(self):
-        self._write_tasks()
-        self._write_datasets()
-        stale = [
-            paper
-            for paper in Paper.objects.filter(slug__in=list(self.paper_arxiv), arxiv_id="")
-            if self.paper_arxiv[paper.slug]
-        ]
-        for paper in stale:
-            paper.arxiv_id = self.paper_arxiv[paper.slug]
-        Paper.objects.bulk_update(stale, ["arxiv_id"], batch_size=1000)
+        """Bring stored tasks and datasets to what this archive says of them."""
+        self._update(Task, self.task_meta)
+        self._update(Dataset, self.dataset_meta)
+        self._link_areas()
+        unset = set(Paper.objects.filter(arxiv_id="").values_list("slug", flat=True))
+        for slug in unset & set(self.paper_arxiv):
+            Paper.objects.filter(slug=slug).update(arxiv_id=self.paper_arxiv[slug])
 
-    def _write_tasks(self):
-        existing = Task.objects.in_bulk(
-            [meta["slug"] for meta in self.task_meta.values()], field_name="slug"
-        )
-        Task.objects.bulk_create(
-            [
-                Task(slug=meta["slug"], name=name)
-                for name, meta in self.task_meta.items()
-                if meta["slug"] not in existing
-            ],
-            batch_size=1000,
-        )
-        tasks = Task.objects.in_bulk(
-            [meta["slug"] for meta in self.task_meta.values()], field_name="slug"
-        )
-        fields = ("parent_id", "description", "synonyms", "source_link")
-        stale = []
-        for meta in self.task_meta.values():
-            task = tasks[meta["slug"]]
-            parent = self.task_meta.get(meta["parent"])
-            wanted = {
-                "parent_id": tasks[parent["slug"]].pk if parent else None,
-                "description": meta["description"],
-                "synonyms": meta["synonyms"],
-                "source_link": meta["source_link"],
-            }
-            if any(getattr(task, field) != value for field, value in wanted.items()):
-                for field, value in wanted.items():
-                    setattr(task, field, value)
-                stale.append(task)
-        Task.objects.bulk_update(stale, fields, batch_size=1000)
-        self.report.tasks_updated = len(stale)
-        self._link_areas(tasks)
+    def _update(self, model, meta):
+        stored = {obj.slug: obj for obj in model.objects.all()}
+        for name, item in meta.items():
+            obj = stored.get(item["slug"])
+            parent = stored.get(meta[item["parent"]]["slug"]) if item["parent"] else None
+            wanted = {"parent_id": parent.pk if parent else None, **item["fields"]}
+            if obj is None:
+                obj = stored[item["slug"]] = model.objects.create(
+                    slug=item["slug"], name=name, **wanted
+                )
+            elif any(getattr(obj, field) != value for field, value in wanted.items()):
+                # One at a time: after a first import, only what the archive changed.
+                model.objects.filter(pk=obj.pk).update(**wanted)
+                self.report.updated_meta += 1
 
-    def _link_areas(self, tasks):
+    def _link_areas(self):
         """A task without tables of its own still belongs to its archive categories."""
         through = Task.areas.through
-        areas = {area.name: area for area in Area.objects.all()}
+        areas = dict(Area.objects.values_list("name", "pk"))
+        tasks = dict(Task.objects.values_list("slug", "pk"))
         wanted = {
-            (tasks[meta["slug"]].pk, areas[name].pk)
+            (tasks[meta["slug"]], areas[name])
             for meta in self.task_meta.values()
             for name in meta["areas"]
             if name in areas
@@ -420,35 +647,6 @@ class Importer:
             [through(task_id=task, area_id=area) for task, area in wanted - have],
             batch_size=1000,
         )
-
-    def _write_datasets(self):
-        slugs = [meta["slug"] for meta in self.dataset_meta.values()]
-        existing = Dataset.objects.in_bulk(slugs, field_name="slug")
-        Dataset.objects.bulk_create(
-            [
-                Dataset(slug=meta["slug"], name=name)
-                for name, meta in self.dataset_meta.items()
-                if meta["slug"] not in existing
-            ],
-            batch_size=1000,
-        )
-        datasets = Dataset.objects.in_bulk(slugs, field_name="slug")
-        fields = ("parent_id", "description", "url")
-        stale = []
-        for meta in self.dataset_meta.values():
-            dataset = datasets[meta["slug"]]
-            parent = self.dataset_meta.get(meta["parent"])
-            wanted = {
-                "parent_id": datasets[parent["slug"]].pk if parent else None,
-                "description": meta["description"],
-                "url": meta["url"],
-            }
-            if any(getattr(dataset, field) != value for field, value in wanted.items()):
-                for field, value in wanted.items():
-                    setattr(dataset, field, value)
-                stale.append(dataset)
-        Dataset.objects.bulk_update(stale, fields, batch_size=1000)
-        self.report.datasets_updated = len(stale)
 
 
 def parse_snapshot(text):

@@ -7,7 +7,17 @@ call these functions after they change rows.
 from django.db.models import Count, Exists, IntegerField, Max, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 
-from .models import Area, Dataset, Leaderboard, LeaderboardArea, Paper, Row, RowVerification, Task
+from .models import (
+    Area,
+    Dataset,
+    Leaderboard,
+    LeaderboardArea,
+    Paper,
+    Row,
+    RowVerification,
+    SyntologySnapshot,
+    Task,
+)
 
 
 def refresh_leaderboard(leaderboard):
@@ -27,6 +37,41 @@ def refresh_leaderboard(leaderboard):
         newest_paper_date=figures["newest"],
         verified_row_count=figures["verified"],
         since_archive_entry_count=len((since or {}).get("entries") or []),
+    )
+
+
+def refresh_leaderboards(ids):
+    """refresh_leaderboard for many boards at once, in three statements.
+
+    The same figures by the same rules; the bulk import calls it for each chunk
+    of new boards, where one call per board would be most of the import's time.
+    """
+    shown = Row.objects.shown()
+    newest = (
+        shown.filter(leaderboard=OuterRef("pk"))
+        .order_by()
+        .values("leaderboard")
+        .annotate(value=Max("paper_date"))
+        .values("value")
+    )
+    Leaderboard.objects.filter(pk__in=ids).update(
+        row_count=_count(shown, "leaderboard", Count("pk")),
+        newest_paper_date=Subquery(newest),
+        verified_row_count=_count(
+            shown.filter(verifications__n_ran__gt=0), "leaderboard", Count("pk")
+        ),
+    )
+    entries = {}
+    for board, since in (
+        SyntologySnapshot.objects.filter(leaderboard__in=ids)
+        .order_by("leaderboard", "-read_at")
+        .values_list("leaderboard", "since_archive")
+    ):
+        entries.setdefault(board, len((since or {}).get("entries") or []))
+    Leaderboard.objects.bulk_update(
+        [Leaderboard(pk=pk, since_archive_entry_count=n) for pk, n in entries.items()],
+        ["since_archive_entry_count"],
+        batch_size=500,
     )
 
 
