@@ -74,7 +74,10 @@ def manage(*args, env):
 
 
 def peak_rss_mb(*args, env):
-    """Run a command under wait4 so its own peak memory is known."""
+    """Run a command under wait4: (wall s, CPU s, peak RSS MB, stdout) of it alone.
+
+    CPU time is reported beside wall time because the machine may be shared.
+    """
     started = time.perf_counter()
     process = subprocess.Popen(
         [sys.executable, "manage.py", *args],
@@ -89,7 +92,7 @@ def peak_rss_mb(*args, env):
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode != 0:
         sys.exit(f"manage.py {' '.join(args)} failed ({process.returncode})")
-    return elapsed, usage.ru_maxrss / 1024, stdout
+    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, stdout
 
 
 def _value(rng, metric):
@@ -204,12 +207,13 @@ def main():
         manage("migrate", "--noinput", "--verbosity", "0", env=env)
         manage("loaddata", "fixtures/areas.json", "--verbosity", "0", env=env)
         args = ("import_pwc", str(archive), "--snapshot", "2025-07-28")
-        import_s, import_rss, import_out = peak_rss_mb(*args, env=env)
-        reimport_s, reimport_rss, reimport_out = peak_rss_mb(*args, env=env)
+        import_s, import_cpu, import_rss, import_out = peak_rss_mb(*args, env=env)
+        reimport_s, reimport_cpu, reimport_rss, reimport_out = peak_rss_mb(*args, env=env)
 
     print(f"archive: {size_mb:.0f} MB")
     print(f"import:    {import_out.strip()}")
     print(f"re-import: {reimport_out.strip()}")
+    print(f"CPU s: import {import_cpu:.1f}, re-import {reimport_cpu:.1f}")
     print(f"{'measure':<14}{'value':>10}{'limit':>8}  result")
     ok = True
     for name, value, limit in (
