@@ -305,6 +305,15 @@ class BulkLoader(Loader):
         refresh_leaderboards([board.pk for board in boards])
 
 
+def _bump_data_version():
+    """Tell cached pages the data changed: bulk writes send no model signals."""
+    try:
+        from .cache import bump_data_version
+    except ImportError:  # the site's page cache may not be installed
+        return
+    bump_data_version()
+
+
 def _insert_values(values):
     """Insert (row, metric, raw, number, position) tuples with executemany.
 
@@ -377,6 +386,7 @@ class Importer:
             with transaction.atomic():
                 self._write_meta()
             refresh_counts()
+            _bump_data_version()
         return self.report
 
     # Building pages ---------------------------------------------------------

@@ -311,3 +311,24 @@ def test_an_archive_of_the_wrong_shape_is_refused(import_pwc, tmp_path, content)
     path.write_text(content)
     with pytest.raises(CommandError):
         import_pwc(path)
+
+
+def test_a_table_the_loader_refuses_is_reported_and_the_rest_load(db, archive):
+    bad = table("Broken", [row("A", {"": "1"})], metrics=[""])
+    path = archive([task("Parsing", [table("PTB", [row("A", {"F1": "1"})]), bad])])
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="1 of 2 leaderboards failed"):
+        call_command(
+            "import_pwc", str(path), "--snapshot=2025-07-28", stdout=io.StringIO(), stderr=err
+        )
+    assert "parsing-on-broken" in err.getvalue()
+    assert list(Leaderboard.objects.values_list("slug", flat=True)) == ["parsing-on-ptb"]
+
+
+def test_dry_run_writes_nothing(db, archive):
+    path = archive([task("Parsing", [table("PTB", [row("A", {"F1": "1"})])])])
+    out = io.StringIO()
+    call_command("import_pwc", str(path), "--snapshot=2025-07-28", "--dry-run", stdout=out)
+    assert "1 created" in out.getvalue() and "dry run" in out.getvalue()
+    assert not Leaderboard.objects.exists()
+    assert not Task.objects.exists()
