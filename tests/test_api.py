@@ -164,6 +164,8 @@ def test_bad_parameters_are_a_json_400(client, seeded, params):
         f"{API}/evaluations/{SEED_SLUG}/metrics/999999999999999999999/",
         f"{API}/evaluations/{SEED_SLUG}/results/0/",
         f"{API}/papers/%E2%98%83/",
+        f"{API}/tasks/a%00b/",
+        f"{API}/evaluations/%00/results/",
         f"{API}/no-such-endpoint/",
     ],
 )

@@ -106,6 +106,9 @@ def _named(queryset, request, field="name"):
 
 
 def _get(queryset, **lookup):
+    if any(isinstance(value, str) and "\x00" in value for value in lookup.values()):
+        # PostgreSQL refuses NUL in text; no stored id holds one.
+        raise NotFound("No object with that id.")
     try:
         return queryset.get(**lookup)
     except queryset.model.DoesNotExist:
