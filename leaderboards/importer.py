@@ -137,6 +137,17 @@ def _text(value):
     return value
 
 
+def _is_date(text):
+    """YYYY-MM-DD and a real day, as the page format requires."""
+    if not isinstance(text, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        return False
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
 class Slugs:
     """Slugs taken so far, and the rule that makes a new one from a name."""
 
@@ -530,12 +541,18 @@ class Importer:
             if isinstance(link, dict)
         ]
         paper_url = _text(row.get("paper_url")) or None
+        date = _text(row.get("paper_date")) or None
+        extra = {}
+        if date is not None and not _is_date(date):
+            # A page's paper_date must be a date; the archive's text stays on the row.
+            extra["paper_date_in_archive"] = date
+            date = None
         return {
             "rank_in_archive_order": rank,
             "model": _text(row.get("model_name")) or "",
             "metrics": {name: _text(value) for name, value in (row.get("metrics") or {}).items()},
             "uses_additional_data": bool(row.get("uses_additional_data")),
-            "paper_date": _text(row.get("paper_date")) or None,
+            "paper_date": date,
             "paper": self._paper_path(paper_url, row.get("paper_title")),
             "paper_url": paper_url,
             "paper_title": _text(row.get("paper_title")),
@@ -544,6 +561,7 @@ class Importer:
             "syntology": None,
             # Kept beyond the page format's one `code`: every link the archive gave.
             "code_links": code_links,
+            **extra,
         }
 
     # Slugs -------------------------------------------------------------------

@@ -332,3 +332,16 @@ def test_dry_run_writes_nothing(db, archive):
     assert "1 created" in out.getvalue() and "dry run" in out.getvalue()
     assert not Leaderboard.objects.exists()
     assert not Task.objects.exists()
+
+
+def test_a_paper_date_that_is_no_date_is_kept_aside(import_pwc, archive):
+    rows = [
+        row("A", {"F1": "1"}, date="2019-13-45"),
+        row("B", {"F1": "2"}, date="2019-02-03"),
+        row("C", {"F1": "3"}, date="2019-W01-1"),
+    ]
+    import_pwc(archive([task("Parsing", [table("PTB", rows)])]))
+    odd, good, week = Row.objects.order_by("rank")
+    assert week.paper_date is None
+    assert (odd.paper_date, odd.extra["paper_date_in_archive"]) == (None, "2019-13-45")
+    assert good.paper_date == datetime.date(2019, 2, 3)
