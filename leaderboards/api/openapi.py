@@ -188,7 +188,13 @@ def _page_of(name):
 
 
 def _path_id(name="id"):
-    return {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+    # Every id is a slug: the /sota/, /task/, /dataset/ or /paper/ one.
+    return {
+        "name": name,
+        "in": "path",
+        "required": True,
+        "schema": {"type": "string", "pattern": "^[-a-zA-Z0-9_]+$"},
+    }
 
 
 def _operation(summary, schema, parameters, listing):
