@@ -6,7 +6,8 @@ turns every (task, dataset) table into a page dict (SPEC 1) and hands the pages
 to the loader, so an import is checked, chunked, idempotent and keeps editors'
 decisions exactly as a load of page files does. What the page format has no
 room for (task parents, synonyms, source links, dataset parents and links, a
-paper's arXiv id) is written after the pages, from what the stream collected.
+paper's arXiv id) goes in when the object is first created, and is brought up
+to date after the pages for objects that already existed.
 
 Slugs follow PwC: lower-case and hyphenated, `<task>-on-<dataset>` for a
 table, with a numeric suffix on collision. A name the database already knows
@@ -108,6 +109,9 @@ def _check_task(task, path):
     for key in ("datasets", "subtasks", "categories", "synonyms"):
         if not isinstance(task.get(key) or [], list):
             raise ArchiveError(f"{path}.{key}: expected a list")
+    for key in ("categories", "synonyms"):
+        if not all(isinstance(item, str) for item in task.get(key) or []):
+            raise ArchiveError(f"{path}.{key}: expected a list of names")
     for index, subtask in enumerate(task.get("subtasks") or []):
         _check_task(subtask, f"{path}.subtasks[{index}]")
     for index, dataset in enumerate(task.get("datasets") or []):
@@ -712,7 +716,3 @@ class Importer:
             [through(task_id=task, area_id=area) for task, area in wanted - have],
             batch_size=1000,
         )
-
-
-def parse_snapshot(text):
-    return datetime.date.fromisoformat(text)

@@ -302,6 +302,7 @@ def test_paper_key_prefers_arxiv_id():
     [
         '{"task": "not a list"}',
         '[{"task": 3}]',
+        '[{"task": "A", "categories": [{"name": "CV"}]}]',
         '[{"task": "A", "datasets": [{"sota": {"rows": [1, 2]}}]}]',
         '[{"task": "A", "datasets": [{"sota": {"rows": [{"metrics": []}]}}]}]',
     ],
