@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from leaderboards.api.ranking import competition_ranks
 from leaderboards.loader import Loader
-from leaderboards.models import Metric, Row
+from leaderboards.models import Metric, Row, Task
 from tests.conftest import SEED_SLUG, scaled_page
 
 API = "/api/v1"
@@ -101,11 +101,13 @@ def test_pages_are_pwc_envelopes(client, seeded):
     assert (len(last["results"]), last["next"]) == (2, None)
 
 
-def test_default_page_size_is_fifty(client, seeded):
-    assert len(get(client, f"{API}/papers/")["results"]) == 19
-    assert len(get(client, f"{API}/areas/")["results"]) == min(
-        50, get(client, f"{API}/areas/")["count"]
-    )
+def test_default_page_size_is_fifty(client, db):
+    Task.objects.bulk_create(Task(slug=f"task-{n:02d}", name=f"Task {n:02d}") for n in range(55))
+    first = get(client, f"{API}/tasks/")
+    assert (first["count"], len(first["results"])) == (55, 50)
+    assert first["next"].endswith(f"{API}/tasks/?page=2")
+    second = get(client, first["next"])
+    assert [t["id"] for t in second["results"]] == [f"task-{n}" for n in range(50, 55)]
 
 
 def test_catalogue_lists_and_filters(client, seeded):
