@@ -192,7 +192,8 @@ class BulkLoader(Loader):
     def __init__(self, prepare=None, **kwargs):
         super().__init__(**kwargs)
         self.pending = []
-        # prepare(catalog, pages): the importer's hook to create what the pages name first.
+        # prepare(catalog, pages) -> {slug: Paper}: the importer's hook that creates
+        # what the pages name before they are written, and gives their papers.
         self.prepare = prepare
 
     def _write(self, page, sha, read_at, current, catalog, name):
@@ -222,7 +223,9 @@ class BulkLoader(Loader):
 
     def _write_new(self, pending, catalog):
         if self.prepare:
-            self.prepare(catalog, [page for page, *_ in pending])
+            papers = self.prepare(catalog, [page for page, *_ in pending])
+        else:
+            papers = _papers_for([row for page, *_ in pending for row in page["rows"]])
         # The fields are the loader's `_write`'s, for a page with no stored board.
         boards = []
         for page, sha, read_at, _ in pending:
@@ -260,7 +263,6 @@ class BulkLoader(Loader):
             for index, name in enumerate(page["metrics"])
         )
         by_name = {(metric.leaderboard_id, metric.name): metric for metric in metrics}
-        papers = _papers_for([row for page, *_ in pending for row in page["rows"]])
         row_fields = (
             "leaderboard", "rank", "model", "uses_additional_data", "paper", "paper_title",
             "paper_url", "paper_date", "code", "n_code_links", "extra", "withheld",
@@ -631,9 +633,11 @@ class Importer:
             for row in page["rows"]:
                 if row["paper"]:
                     first.setdefault(slug_of(row["paper"]), row)
-        known = set(Paper.objects.in_bulk(list(first), field_name="slug"))
+        papers = Paper.objects.in_bulk(list(first), field_name="slug")
         # The same fields the loader gives a new paper, and the arXiv id it cannot.
-        Paper.objects.bulk_create(
+        # A paper already stored is left as it is: the archive names it again,
+        # perhaps with a different title on another row, and the first one stands.
+        created = Paper.objects.bulk_create(
             Paper(
                 slug=slug,
                 title=row["paper_title"] or "",
@@ -642,8 +646,10 @@ class Importer:
                 arxiv_id=self.paper_arxiv.get(slug, ""),
             )
             for slug, row in first.items()
-            if slug not in known
+            if slug not in papers
         )
+        papers.update((paper.slug, paper) for paper in created)
+        return papers
 
     def _create(self, cache, model, meta, names):
         """Create the named objects missing from `cache`, each parent before its children."""
