@@ -346,3 +346,20 @@ def test_a_paper_date_that_is_no_date_is_kept_aside(import_pwc, archive):
     assert week.paper_date is None
     assert (odd.paper_date, odd.extra["paper_date_in_archive"]) == (None, "2019-13-45")
     assert good.paper_date == datetime.date(2019, 2, 3)
+
+
+def test_a_chunk_the_database_refuses_is_written_page_by_page(import_pwc, archive, monkeypatch):
+    from django.db import DatabaseError
+
+    from leaderboards.importer import BulkLoader
+
+    def refuse(self, pending, catalog):
+        raise DatabaseError("simulated")
+
+    monkeypatch.setattr(BulkLoader, "_write_new", refuse)
+    tables = [table("PTB", [row("A", {"F1": "1"})]), table("WSJ", [row("B", {"F1": "2"})])]
+    summary = import_pwc(archive([task("Parsing", tables, synonyms=["p"])]))
+    assert "2 created" in summary
+    assert Leaderboard.objects.count() == 2
+    assert MetricValue.objects.count() == 2
+    assert Task.objects.get().synonyms == ["p"]
