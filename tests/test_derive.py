@@ -49,8 +49,6 @@ def test_a_wrong_stated_figure_is_named(seed_page):
 
 
 def test_differences_take_null_sums(seed_page):
-    from leaderboards import derive
-
     seed_page["syntology"]["samples_over_distinct_papers"] = None
     found = {path for path, _, _ in derive.differences(seed_page)}
     assert "syntology.samples_over_distinct_papers.n_ran" in found
