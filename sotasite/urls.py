@@ -27,4 +27,5 @@ urlpatterns = [
         TemplateView.as_view(template_name="robots.txt", content_type="text/plain"),
         name="robots",
     ),
+    path("api/v1/", include("leaderboards.api.urls")),
 ]

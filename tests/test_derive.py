@@ -46,3 +46,9 @@ def test_a_wrong_stated_figure_is_named(seed_page):
         ("counts.rows_with_code", 20, 21),
         ("rows[1].syntology.n_samples", 21, 20),
     ]
+
+
+def test_differences_take_null_sums(seed_page):
+    seed_page["syntology"]["samples_over_distinct_papers"] = None
+    found = {path for path, _, _ in derive.differences(seed_page)}
+    assert "syntology.samples_over_distinct_papers.n_ran" in found

@@ -4,7 +4,6 @@ import json
 import signal
 import subprocess
 import sys
-import time
 
 from tests.conftest import ROOT, child_env, scaled_page
 
@@ -13,16 +12,26 @@ ROWS = 3  # few: the cost is per board, and whole-or-nothing is per board too
 CHUNK = 6  # four chunks: the kill lands inside one after the first commits
 
 # The load, in a child process, with chunks small enough to keep the test
-# short; it reports each committed chunk on stderr so the test knows when to kill.
+# short. Once a board of the second chunk is written, inside that chunk's open
+# transaction, it says so on stderr and waits there to be killed: a load is
+# too quick to hit that moment by timing.
 LOAD = f"""
-import sys
+import sys, time
 import django
 django.setup()
 from leaderboards import loader
 loader.CHUNK = {CHUNK}
-def progress(done, total):
-    print(f"{{done}}/{{total}} files", file=sys.stderr, flush=True)
-loader.Loader().load([sys.argv[1]], progress=progress)
+written = 0
+def then_wait(refresh, boards):
+    global written
+    written += boards
+    if written > {CHUNK}:
+        print("inside the second chunk", file=sys.stderr, flush=True)
+        time.sleep(60)
+many, one = loader.refresh_leaderboards, loader.refresh_leaderboard
+loader.refresh_leaderboards = lambda ids: (many(ids), then_wait(many, len(ids)))
+loader.refresh_leaderboard = lambda board: (one(board), then_wait(one, 1))
+loader.Loader().load([sys.argv[1]])
 """
 
 # Run in a child process against the same database: which version's file each
@@ -79,9 +88,7 @@ def kill_after_first_chunk(database_url, folder):
     )  # fmt: skip
     with process.stderr:
         line = process.stderr.readline()
-        assert f"{CHUNK}/{BOARDS} files" in line, line
-        # Into the next chunk, whose transaction is open but not committed.
-        time.sleep(0.05)
+        assert "inside the second chunk" in line, line
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=30)
     assert process.returncode == -signal.SIGKILL

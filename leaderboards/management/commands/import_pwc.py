@@ -1,0 +1,68 @@
+import datetime
+import os
+
+from django.core.management.base import BaseCommand, CommandError
+
+from leaderboards.importer import Importer, open_archive
+
+
+def _date(text):
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        raise CommandError(f"--snapshot: expected a date YYYY-MM-DD, got {text!r}") from None
+
+
+class Command(BaseCommand):
+    help = (
+        "Import the Papers with Code archive (evaluation-tables.json, or .json.gz): one "
+        "leaderboard per (task, dataset) table, rows in archive order, values untouched. "
+        "Re-running it on the same file changes nothing; editors' decisions are kept."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="evaluation-tables.json or evaluation-tables.json.gz")
+        parser.add_argument(
+            "--snapshot",
+            type=_date,
+            help="date the archive copy was taken (YYYY-MM-DD); default: the file's date",
+        )
+        parser.add_argument(
+            "--dry-run", action="store_true", help="read and check the archive, write nothing"
+        )
+
+    def handle(self, *args, file, snapshot, dry_run, verbosity, **options):
+        try:
+            modified = os.stat(file).st_mtime
+        except OSError as error:
+            raise CommandError(f"{file}: cannot read: {error.strerror}") from None
+        if snapshot is None:
+            # The file's own date: the same file imports with the same snapshot every time.
+            snapshot = datetime.datetime.fromtimestamp(modified, tz=datetime.UTC).date()
+        try:
+            with open_archive(file) as stream:
+                report = Importer(snapshot, dry_run=dry_run).run(
+                    stream, progress=self._progress if verbosity > 1 else None
+                )
+        except (ValueError, OSError, EOFError) as error:
+            # ijson's parse errors are ValueErrors; a truncated gzip an EOFError.
+            raise CommandError(f"{file}: not a readable archive: {error}") from None
+        if not report.tasks:
+            raise CommandError(f"{file}: not a readable archive: no tasks (expected a JSON list)")
+        load = report.load
+        for name, message in load.failed:
+            self.stderr.write(self.style.ERROR(f"{name}: {message}"))
+        for name, message in load.warnings:
+            self.stderr.write(self.style.WARNING(f"{name}: {message}"))
+        self.stdout.write(
+            f"{report.tasks} tasks, {report.datasets} datasets, {report.tables} leaderboards "
+            f"({report.empty_tables} empty tables skipped), {report.rows} rows; "
+            f"leaderboards: {load.created} created, {load.updated} updated, "
+            f"{load.unchanged} unchanged, {load.older} older than stored, "
+            f"{len(load.failed)} failed" + (" (dry run: nothing written)" if dry_run else "")
+        )
+        if load.failed:
+            raise CommandError(f"{len(load.failed)} of {report.tables} leaderboards failed")
+
+    def _progress(self, done):
+        self.stderr.write(f"  {done} leaderboards")

@@ -1,0 +1,365 @@
+import datetime
+import gzip
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from leaderboards.importer import arxiv_id, paper_key
+from leaderboards.models import (
+    Dataset,
+    Leaderboard,
+    Metric,
+    MetricValue,
+    Paper,
+    Row,
+    Task,
+)
+from tests.conftest import PWC_DATA
+
+OGB = PWC_DATA / "sota-extractor_ogb.json"
+NLP = PWC_DATA / "sota-extractor_nlp-progress.json"
+
+
+@pytest.fixture
+def import_pwc(db):
+    """Run import_pwc; return its summary line."""
+
+    def run(path, snapshot="2025-07-28"):
+        out = io.StringIO()
+        call_command(
+            "import_pwc", str(path), f"--snapshot={snapshot}", stdout=out, stderr=io.StringIO()
+        )
+        return out.getvalue().strip()
+
+    return run
+
+
+def row(model, metrics, paper_url="", title="", code=(), date=None):
+    return {
+        "model_name": model,
+        "paper_title": title,
+        "paper_url": paper_url,
+        "paper_date": date,
+        "code_links": [{"title": "", "url": url} for url in code],
+        "model_links": [],
+        "metrics": metrics,
+        "uses_additional_data": False,
+    }
+
+
+def table(name, rows, metrics=None, sub=()):
+    return {
+        "dataset": name,
+        "description": "",
+        "dataset_links": [],
+        "dataset_citations": [],
+        "subdatasets": list(sub),
+        "sota": {"metrics": metrics or list(rows[0]["metrics"]) if rows else [], "rows": rows},
+    }
+
+
+def task(name, datasets, subtasks=(), categories=(), synonyms=()):
+    return {
+        "task": name,
+        "description": f"About {name}.",
+        "categories": list(categories),
+        "datasets": datasets,
+        "subtasks": list(subtasks),
+        "synonyms": list(synonyms),
+        "source_link": None,
+    }
+
+
+@pytest.fixture
+def archive(tmp_path):
+    counter = iter(range(10**6))
+
+    def write(tasks, gz=False):
+        data = json.dumps(tasks).encode()
+        path = tmp_path / f"archive-{next(counter)}.json{'.gz' if gz else ''}"
+        path.write_bytes(gzip.compress(data) if gz else data)
+        return path
+
+    return write
+
+
+def db_state():
+    """Everything a re-import could change, as plain values."""
+    return {
+        model.__name__: sorted(map(repr, model.objects.values_list()))
+        for model in (Task, Dataset, Paper, Metric, Row, MetricValue)
+    } | {"Leaderboard": sorted(map(repr, Leaderboard.objects.values_list("slug", "source")))}
+
+
+def test_ogb_sample_loads_exactly(import_pwc):
+    summary = import_pwc(OGB)
+    assert "15 created" in summary
+    assert Task.objects.count() == 3
+    assert Leaderboard.objects.count() == 15
+    assert Row.objects.count() == 244
+    value = MetricValue.objects.get(
+        row__leaderboard__slug="node-property-prediction-on-ogbn-products",
+        row__rank=1,
+        metric__name="Test Accuracy",
+    )
+    assert value.raw == "0.8428 ± 0.0014"
+    assert value.number == pytest.approx(0.8428)
+    first = value.row
+    assert (first.model, first.code) == ("SAGN+SLE", "https://github.com/skepsun/SAGN_with_SLE")
+    assert first.paper.arxiv_id == "2104.09376"
+    board = first.leaderboard
+    assert board.source["snapshot"] == "2025-07-28"
+    assert "CC BY-SA 4.0" in board.source["archive"]
+    assert board.row_count == board.rows.count()
+    # Archive order is the rank: the file's first row is rank 1, its last rank n.
+    assert list(board.metrics.values_list("name", flat=True)) == [
+        "Test Accuracy",
+        "Validation Accuracy",
+        "Number of params",
+    ]
+
+
+def test_nlp_progress_sample_links_subtasks_and_subdatasets(import_pwc):
+    import_pwc(NLP)
+    assert Leaderboard.objects.count() == 91
+    assert Row.objects.count() == 559
+    assert Task.objects.get(name="Sentence Compression").parent.name == "Summarization"
+    assert set(Task.objects.get(name="Dialogue").subtasks.values_list("name", flat=True)) == {
+        "Dialogue Act Classification",
+        "Dialogue State Tracking",
+        "Retrieval-Based Chatbots",
+        "Generative-Based Chatbots",
+        "Disentanglement",
+    }
+    restricted = Dataset.objects.get(name="JFLEG (Restricted)")
+    assert restricted.parent.name == "JFLEG"
+    assert restricted.leaderboards.get().rows.count() == 4
+    # The parent table is empty in the archive: a dataset, but no leaderboard.
+    assert not Dataset.objects.get(name="JFLEG").leaderboards.exists()
+
+
+def test_rows_keep_archive_order_and_values_verbatim(import_pwc):
+    import_pwc(OGB)
+    with OGB.open() as stream:
+        source = json.load(stream)[0]["datasets"][0]["sota"]["rows"]
+    board = Leaderboard.objects.get(slug="node-property-prediction-on-ogbn-products")
+    stored = list(board.rows.order_by("rank").prefetch_related("values__metric"))
+    assert [r.model for r in stored] == [r["model_name"] for r in source]
+    assert [{v.metric.name: v.raw for v in r.values.all()} for r in stored] == [
+        r["metrics"] for r in source
+    ]
+
+
+def test_reimport_changes_nothing(import_pwc):
+    import_pwc(NLP)
+    before = db_state()
+    summary = import_pwc(NLP)
+    assert "0 created, 0 updated, 91 unchanged" in summary
+    assert db_state() == before
+
+
+def test_gzip_archive_imports_like_plain_json(import_pwc, archive):
+    path = archive([task("Parsing", [table("PTB", [row("A", {"F1": "95.1"})])])], gz=True)
+    import_pwc(path)
+    assert MetricValue.objects.get().raw == "95.1"
+
+
+def test_slugs_are_pwc_like_with_suffix_on_collision(import_pwc, archive):
+    path = archive(
+        [
+            task("Question Answering", [table("SQuAD 1.1", [row("A", {"EM": "1"})])]),
+            task("Question-Answering", [table("SQuAD 1.1", [row("B", {"EM": "2"})])]),
+        ]
+    )
+    import_pwc(path)
+    assert set(Task.objects.values_list("slug", flat=True)) == {
+        "question-answering",
+        "question-answering-2",
+    }
+    assert set(Leaderboard.objects.values_list("slug", flat=True)) == {
+        "question-answering-on-squad-11",
+        "question-answering-2-on-squad-11",
+    }
+    assert Dataset.objects.get().slug == "squad-11"
+
+
+def test_a_later_archive_keeps_every_existing_url(import_pwc, archive):
+    old = [task("Question-Answering", [table("SQuAD", [row("A", {"EM": "1"})])])]
+    import_pwc(archive(old))
+    before = dict(Leaderboard.objects.values_list("slug", "task__name"))
+    # The newer archive puts a task first whose slug would have been taken first.
+    newer = [task("Question Answering", [table("SQuAD", [row("B", {"EM": "2"})])]), *old]
+    import_pwc(archive(newer), snapshot="2025-08-01")
+    after = dict(Leaderboard.objects.values_list("slug", "task__name"))
+    assert before.items() <= after.items()
+    assert after["question-answering-2-on-squad"] == "Question Answering"
+
+
+def test_papers_are_one_per_arxiv_id(import_pwc, archive):
+    rows = [
+        row("A", {"F1": "1"}, "https://arxiv.org/abs/2104.09376", "A Paper About Things"),
+        row("A big", {"F1": "2"}, "http://arxiv.org/pdf/2104.09376v2.pdf", "A Paper About Things"),
+        row("B", {"F1": "3"}, "https://example.org/b", "Another"),
+        row("C", {"F1": "4"}),
+    ]
+    import_pwc(archive([task("Parsing", [table("PTB", rows)])]))
+    assert Paper.objects.count() == 2
+    paper = Paper.objects.get(arxiv_id="2104.09376")
+    assert paper.slug == "a-paper-about-things"
+    assert paper.rows.count() == 2
+    assert Row.objects.get(model="C").paper is None
+
+
+def test_code_links_are_all_kept(import_pwc, archive):
+    links = ("https://github.com/a/one", "https://github.com/b/two")
+    import_pwc(archive([task("Parsing", [table("PTB", [row("A", {"F1": "1"}, code=links)])])]))
+    stored = Row.objects.get()
+    assert (stored.code, stored.n_code_links) == (links[0], 2)
+    assert [link["url"] for link in stored.extra["code_links"]] == list(links)
+
+
+def test_synonyms_categories_and_metrics_missing_from_the_list(import_pwc, archive):
+    rows = [row("A", {"F1": "1"}), row("B", {"F1": "2", "Speed": "3 ms"})]
+    parent = task(
+        "Parsing",
+        [table("PTB", rows, metrics=["F1"])],
+        subtasks=[task("Dependency Parsing", [table("PTB", [row("C", {"UAS": "9"})])])],
+        categories=["Natural Language Processing"],
+        synonyms=["syntactic parsing"],
+    )
+    import_pwc(archive([parent]))
+    parsing = Task.objects.get(name="Parsing")
+    assert parsing.synonyms == ["syntactic parsing"]
+    assert parsing.areas.get().name == "Natural Language Processing"
+    # A subtask without categories files under its parent's.
+    child = Leaderboard.objects.get(task__name="Dependency Parsing")
+    assert child.category.name == "Natural Language Processing"
+    board = Leaderboard.objects.get(task=parsing)
+    assert list(board.metrics.values_list("name", flat=True)) == ["F1", "Speed"]
+
+
+def test_reimport_after_curation_keeps_editors_decisions(import_pwc, archive):
+    rows = [row("A", {"F1": "1"}), row("Spam", {"F1": "99"})]
+    import_pwc(archive([task("Parsing", [table("PTB", rows)])]))
+    Row.objects.filter(model="Spam").update(withheld=True, withheld_reason="spam")
+    Metric.objects.update(editor_direction="higher")
+    # A later snapshot with one more row: the page is rewritten, decisions carried.
+    rows.append(row("C", {"F1": "2"}))
+    summary = import_pwc(archive([task("Parsing", [table("PTB", rows)])]), snapshot="2025-09-01")
+    assert "1 updated" in summary
+    assert Row.objects.get(model="Spam").withheld
+    assert Metric.objects.get().editor_direction == "higher"
+    assert Leaderboard.objects.get().row_count == 2
+
+
+def test_a_broken_archive_is_a_clear_error(import_pwc, tmp_path):
+    path = tmp_path / "broken.json"
+    path.write_text('[{"task": "A", "datasets": [')
+    with pytest.raises(CommandError, match="not a readable archive"):
+        import_pwc(path)
+
+
+def test_a_bad_snapshot_date_is_refused(import_pwc):
+    with pytest.raises(CommandError, match="YYYY-MM-DD"):
+        import_pwc(OGB, snapshot="yesterday")
+
+
+def test_default_snapshot_is_the_files_date(db, archive):
+    path = archive([task("Parsing", [table("PTB", [row("A", {"F1": "1"})])])])
+    call_command("import_pwc", str(path), stdout=io.StringIO())
+    today = datetime.datetime.fromtimestamp(path.stat().st_mtime, tz=datetime.UTC).date()
+    assert Leaderboard.objects.get().source["snapshot"] == today.isoformat()
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://arxiv.org/abs/2104.09376", "2104.09376"),
+        ("https://arxiv.org/abs/2104.09376v3", "2104.09376"),
+        ("http://arxiv.org/pdf/1512.03385v1.pdf", "1512.03385"),
+        ("https://arxiv.org/abs/cs/0112017", "cs/0112017"),
+        ("https://example.org/paper.pdf", ""),
+        ("", ""),
+    ],
+)
+def test_arxiv_id(url, expected):
+    assert arxiv_id(url) == expected
+
+
+def test_paper_key_prefers_arxiv_id():
+    assert paper_key("https://arxiv.org/pdf/2104.09376v2.pdf") == paper_key(
+        "https://arxiv.org/abs/2104.09376"
+    )
+    assert paper_key("https://example.org/b/") == paper_key("https://example.org/b")
+    assert paper_key("  ") is None
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        '{"task": "not a list"}',
+        '[{"task": 3}]',
+        '[{"task": "A", "categories": [{"name": "CV"}]}]',
+        '[{"task": "A", "datasets": [{"sota": {"rows": [1, 2]}}]}]',
+        '[{"task": "A", "datasets": [{"sota": {"rows": [{"metrics": []}]}}]}]',
+    ],
+)
+def test_an_archive_of_the_wrong_shape_is_refused(import_pwc, tmp_path, content):
+    path = tmp_path / "odd.json"
+    path.write_text(content)
+    with pytest.raises(CommandError):
+        import_pwc(path)
+
+
+def test_a_table_the_loader_refuses_is_reported_and_the_rest_load(db, archive):
+    bad = table("Broken", [row("A", {"": "1"})], metrics=[""])
+    path = archive([task("Parsing", [table("PTB", [row("A", {"F1": "1"})]), bad])])
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="1 of 2 leaderboards failed"):
+        call_command(
+            "import_pwc", str(path), "--snapshot=2025-07-28", stdout=io.StringIO(), stderr=err
+        )
+    assert "parsing-on-broken" in err.getvalue()
+    assert list(Leaderboard.objects.values_list("slug", flat=True)) == ["parsing-on-ptb"]
+
+
+def test_dry_run_writes_nothing(db, archive):
+    path = archive([task("Parsing", [table("PTB", [row("A", {"F1": "1"})])])])
+    out = io.StringIO()
+    call_command("import_pwc", str(path), "--snapshot=2025-07-28", "--dry-run", stdout=out)
+    assert "1 created" in out.getvalue() and "dry run" in out.getvalue()
+    assert not Leaderboard.objects.exists()
+    assert not Task.objects.exists()
+
+
+def test_a_paper_date_that_is_no_date_is_kept_aside(import_pwc, archive):
+    rows = [
+        row("A", {"F1": "1"}, date="2019-13-45"),
+        row("B", {"F1": "2"}, date="2019-02-03"),
+        row("C", {"F1": "3"}, date="2019-W01-1"),
+    ]
+    import_pwc(archive([task("Parsing", [table("PTB", rows)])]))
+    odd, good, week = Row.objects.order_by("rank")
+    assert week.paper_date is None
+    assert (odd.paper_date, odd.extra["paper_date_in_archive"]) == (None, "2019-13-45")
+    assert good.paper_date == datetime.date(2019, 2, 3)
+
+
+def test_a_chunk_the_database_refuses_is_written_page_by_page(import_pwc, archive, monkeypatch):
+    from django.db import DatabaseError
+
+    from leaderboards.loader import Loader
+
+    def refuse(self, batch, catalog):
+        raise DatabaseError("simulated")
+
+    monkeypatch.setattr(Loader, "_create", refuse)
+    tables = [table("PTB", [row("A", {"F1": "1"})]), table("WSJ", [row("B", {"F1": "2"})])]
+    summary = import_pwc(archive([task("Parsing", tables, synonyms=["p"])]))
+    assert "2 created" in summary
+    assert Leaderboard.objects.count() == 2
+    assert MetricValue.objects.count() == 2
+    assert Task.objects.get().synonyms == ["p"]
