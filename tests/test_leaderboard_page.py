@@ -286,8 +286,8 @@ def test_provenance_panel(seeded, client):
     assert "pwc-archive (Hugging Face), CC BY-SA 4.0" in panel
     assert "the archive&#x27;s row order at snapshot; not re-ranked" in panel
     assert "1 row</dd>" in panel  # withheld as spam, by an editor
-    assert re.search(r"FPR95</strong>:\s*lower is better\s*<span[^>]*>set by editor", panel)
-    assert re.search(r"AUROC</strong>:\s*unknown", panel)
+    assert re.search(r"FPR95</strong>: lower is better <span[^>]*>set by an editor", panel)
+    assert re.search(r"AUROC</strong>: direction unknown", panel)
     assert "<dt>Rows</dt><dd>21</dd>" in panel
 
 
