@@ -17,6 +17,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
+from . import search
 from .directions import suggest_direction
 from .models import (
     Area,
@@ -40,9 +41,11 @@ DIRECTION_CHOICES = [("", "not set: the file's direction"), *Direction.choices]
 
 
 def boards_changed(boards):
-    """Recompute what the pages and lists show after editors changed rows or metrics."""
+    """Recompute what the pages, lists and search show after editors changed rows or metrics."""
+    boards = list(boards)
     for board in boards:
         refresh_leaderboard(board)
+    search.refresh_models(boards)
     # Task, dataset and paper figures count shown rows too.
     refresh_counts()
 

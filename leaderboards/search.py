@@ -77,21 +77,56 @@ def search(query, per_kind=DEFAULT_PER_KIND):
     return {kind: found[kind] for kind in SearchKind.values if kind in found}
 
 
-def _insert(kind, select):
+def _insert(kind, select, params=()):
     """Copy names into the entries table with one INSERT ... SELECT."""
     table = SearchEntry._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {table} (kind, name, slug, context) {select}",
-            [kind],
+            [kind, *params],
         )
+
+
+BOARD_NAME = "t.name || ' on ' || d.name"
+# Every shown row's model name, once per board.
+_MODELS_SQL = (
+    f"SELECT DISTINCT %s, r.model, b.slug, {BOARD_NAME} FROM {Row._meta.db_table} r "
+    f"JOIN {Leaderboard._meta.db_table} b ON b.id = r.leaderboard_id "
+    f"JOIN {Task._meta.db_table} t ON t.id = b.task_id "
+    f"JOIN {Dataset._meta.db_table} d ON d.id = b.dataset_id "
+    "WHERE NOT r.withheld"
+)
+
+
+def refresh_models(boards):
+    """Re-index the model names of a few boards, after editors withheld or restored rows.
+
+    A whole rebuild takes seconds at the archive's size; this touches only the
+    boards' own entries. SQLite's FTS5 table takes its content from the entries
+    table, so it is told which rows leave and which arrive.
+    """
+    slugs = [board.slug for board in boards]
+    if not slugs:
+        return
+    table = SearchEntry._meta.db_table
+    marks = ", ".join(["%s"] * len(slugs))
+    mine = f"FROM {table} WHERE kind = %s AND slug IN ({marks})"
+    params = [SearchKind.MODEL, *slugs]
+    sqlite = connection.vendor == "sqlite"
+    with transaction.atomic(), connection.cursor() as cursor:
+        if sqlite:
+            leaving = f"SELECT 'delete', id, name {mine}"
+            cursor.execute(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, name) {leaving}", params)
+        cursor.execute(f"DELETE {mine}", params)
+        _insert(SearchKind.MODEL, f"{_MODELS_SQL} AND b.slug IN ({marks})", slugs)
+        if sqlite:
+            cursor.execute(f"INSERT INTO {FTS_TABLE}(rowid, name) SELECT id, name {mine}", params)
 
 
 def refresh_index():
     """Rebuild the search entries from the catalogue, then the engine's index."""
     task, dataset = Task._meta.db_table, Dataset._meta.db_table
-    board, paper, row = Leaderboard._meta.db_table, Paper._meta.db_table, Row._meta.db_table
-    board_name = "t.name || ' on ' || d.name"
+    board, paper = Leaderboard._meta.db_table, Paper._meta.db_table
     with transaction.atomic():
         # Raw, so a post_delete receiver cannot turn it into 150,000 deletes.
         with connection.cursor() as cursor:
@@ -100,17 +135,11 @@ def refresh_index():
         _insert(SearchKind.DATASET, f"SELECT %s, name, slug, full_name FROM {dataset}")
         _insert(
             SearchKind.LEADERBOARD,
-            f"SELECT %s, {board_name}, b.slug, '' FROM {board} b "
+            f"SELECT %s, {BOARD_NAME}, b.slug, '' FROM {board} b "
             f"JOIN {task} t ON t.id = b.task_id JOIN {dataset} d ON d.id = b.dataset_id",
         )
         _insert(SearchKind.PAPER, f"SELECT %s, title, slug, '' FROM {paper} WHERE title <> ''")
-        _insert(
-            SearchKind.MODEL,
-            f"SELECT DISTINCT %s, r.model, b.slug, {board_name} FROM {row} r "
-            f"JOIN {board} b ON b.id = r.leaderboard_id "
-            f"JOIN {task} t ON t.id = b.task_id JOIN {dataset} d ON d.id = b.dataset_id "
-            "WHERE NOT r.withheld",
-        )
+        _insert(SearchKind.MODEL, _MODELS_SQL)
         with connection.cursor() as cursor:
             if connection.vendor == "sqlite":
                 cursor.execute(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES('rebuild')")

@@ -75,6 +75,21 @@ def test_a_withheld_row_can_be_restored(seeded, editor_client):
     assert seeded.row_count == 22
 
 
+def test_a_withheld_model_leaves_search_and_comes_back_when_restored(seeded, editor_client):
+    def found():
+        response = editor_client.get("/search", {"q": "LINe ResNet50"})
+        return SPAM_MODEL in response.content.decode()
+
+    assert found()
+    withhold_in_admin(editor_client, spam_row())
+    assert not found()
+    editor_client.post(
+        admin_url(Row, "changelist"),
+        {"action": "restore", "_selected_action": [spam_row().pk]},
+    )
+    assert found()
+
+
 def test_withholding_needs_a_reason(seeded, editor_client):
     response = withhold_in_admin(editor_client, spam_row(), reason="")
     assert response.status_code == 200
