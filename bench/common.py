@@ -305,6 +305,24 @@ def worker_pids(master_pid):
     return [int(pid) for pid in children.read_text().split()]
 
 
+def cpu_seconds(pids):
+    """User and system CPU the processes have used so far.
+
+    On a machine shared with other work, wall-clock latency tells how busy the
+    machine was as much as how heavy the page is; CPU per request does not.
+    """
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # utime and stime are fields 14 and 15 of stat(5); 2 of them precede ")".
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
 def rss_mb(pid):
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -373,13 +391,14 @@ class WrkResult:
     p99: float
     errors: int
     error_detail: str
+    cpu_ms: float | None = None  # server CPU per request, when measured
 
     @property
     def rps(self):
         return self.requests / self.seconds if self.seconds else 0.0
 
 
-def wrk(base_url, paths, connections, seconds, bust=False, timeout="10s"):
+def wrk(base_url, paths, connections, seconds, bust=False, timeout="10s", server_pids=()):
     """Drive `paths` (rotated per request) with wrk; latencies in ms.
 
     Errors count failed connections, reads, writes, timeouts and any answer
@@ -391,6 +410,7 @@ def wrk(base_url, paths, connections, seconds, bust=False, timeout="10s"):
     }
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as handle:
         handle.write(script)
+    cpu_before = cpu_seconds(server_pids)
     try:
         result = subprocess.run(
             [
@@ -414,6 +434,7 @@ def wrk(base_url, paths, connections, seconds, bust=False, timeout="10s"):
         )
     finally:
         os.unlink(handle.name)
+    cpu = cpu_seconds(server_pids) - cpu_before
     line = next((line for line in result.stdout.splitlines() if line.startswith("BENCH ")), None)
     if result.returncode != 0 or line is None:
         sys.exit(f"wrk failed (exit {result.returncode}):\n{result.stdout}\n{result.stderr}")
@@ -427,5 +448,12 @@ def wrk(base_url, paths, connections, seconds, bust=False, timeout="10s"):
         detail = detail or "no answer within the run"
         data.update(p50=float("inf"), p95=float("inf"), p99=float("inf"))
     return WrkResult(
-        data["requests"], data["seconds"], data["p50"], data["p95"], data["p99"], errors, detail
+        data["requests"],
+        data["seconds"],
+        data["p50"],
+        data["p95"],
+        data["p99"],
+        errors,
+        detail,
+        cpu * 1000 / data["requests"] if server_pids and data["requests"] else None,
     )

@@ -47,10 +47,12 @@ class Measure:
     note: str = ""
 
 
-def measure(base, measure_, connections, seconds, bust=False, settle=STATIC_PATH):
+def measure(base, measure_, connections, seconds, pids, bust=False, settle=STATIC_PATH):
     for count in connections:
         common.log(f"wrk -c{count} {measure_.mode:<9} {measure_.path}")
-        measure_.results[count] = common.wrk(base, [measure_.path], count, seconds, bust=bust)
+        measure_.results[count] = common.wrk(
+            base, [measure_.path], count, seconds, bust=bust, server_pids=pids
+        )
         # wrk stops with requests still queued at the workers; the next run
         # starts once they are served, or it would measure this page's tail.
         common.fetch(base + settle, timeout=600)
@@ -99,23 +101,26 @@ def fmt_ms(value):
 
 def table(measures, static, connections):
     lines = [
-        "| page | URL | measured | conns | req/s | p50 ms | p95 ms | p99 ms | errors | / static |",
-        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| page | URL | measured | conns | req/s | p50 ms | p95 ms | p99 ms | errors | / static "
+        "| CPU ms/req |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for item in measures:
         if not item.results:
-            lines.append(f"| {item.name} | `{item.path}` | {item.note} | | | | | | | |")
+            lines.append(f"| {item.name} | `{item.path}` | {item.note} | | | | | | | | |")
             continue
         name = f"{item.name} ({item.note})" if item.note else item.name
         for count in connections:
             result = item.results[count]
             base = static.results[count].rps
             share = f"{result.rps / base:.0%}" if base else ""
+            rps = f"{result.rps:,.0f}" if result.rps >= 10 else f"{result.rps:.1f}"
+            cpu = "" if result.cpu_ms is None else f"{result.cpu_ms:.1f}"
             errors = str(result.errors) + (f" ({result.error_detail})" if result.errors else "")
             lines.append(
-                f"| {name} | `{item.path}` | {item.mode} | {count} | {result.rps:,.0f} | "
+                f"| {name} | `{item.path}` | {item.mode} | {count} | {rps} | "
                 f"{fmt_ms(result.p50)} | {fmt_ms(result.p95)} | {fmt_ms(result.p99)} | "
-                f"{errors} | {share} |"
+                f"{errors} | {share} | {cpu} |"
             )
     return "\n".join(lines)
 
@@ -231,9 +236,10 @@ def main():
         with common.gunicorn(env, port) as master:
             workers = common.worker_pids(master.pid)
             rss_start = [common.rss_mb(pid) for pid in workers]
+            pids = [master.pid, *workers]
             static = Measure("static file (a)", STATIC_PATH, "static")
             warm(base, STATIC_PATH)
-            measure(base, static, connections, options.duration)
+            measure(base, static, connections, options.duration, pids)
             repeat_visit = conditional_get(base, pages[0].path)
             for page in pages:
                 if page.missing:
@@ -243,9 +249,9 @@ def main():
                 if not warm(base, page.path):
                     measures.append(Measure(page.name, page.path, "", note="no answer in 120 s"))
                     continue
-                measure(base, served, connections, options.duration)
+                measure(base, served, connections, options.duration, pids)
                 uncached = Measure(page.name, page.path, "uncached", note=page.note)
-                measure(base, uncached, connections, options.duration, bust=True)
+                measure(base, uncached, connections, options.duration, pids, bust=True)
                 measures += [served, uncached]
             rss_end = [common.rss_mb(pid) for pid in common.worker_pids(master.pid)]
     finally:
@@ -285,13 +291,14 @@ def _datasette(db_path, connections, seconds):
     item = Measure("Datasette table page (b)", path, "datasette")
     port = common.free_port()
     command = [str(binary), "serve", str(db_path), "--host", "127.0.0.1", "--port", str(port)]
-    with common.server(command, dict(os.environ), port, probe="/-/versions.json"):
+    with common.server(command, dict(os.environ), port, probe="/-/versions.json") as process:
         status = common.fetch(f"http://127.0.0.1:{port}{path}")[0]
         if status != 200:
             item.note = f"answered {status}"
             return item
         warm(f"http://127.0.0.1:{port}", path)
-        measure(f"http://127.0.0.1:{port}", item, connections, seconds, settle="/-/versions.json")
+        url = f"http://127.0.0.1:{port}"
+        measure(url, item, connections, seconds, [process.pid], settle="/-/versions.json")
     return item
 
 
@@ -317,7 +324,9 @@ def _report(options, timings, boards, rows, measures, static, connections, verdi
         f"gunicorn, production settings, 2 sync workers; wrk on the same machine, "
         f"{options.duration} s a run, 2 threads, 10 s timeout. "
         "*uncached*: every request carries a query string of its own, so no page cache "
-        "can answer it. *as served*: the same URL repeated.",
+        "can answer it. *as served*: the same URL repeated. *CPU ms/req*: CPU the server "
+        "processes used during the run over the requests answered, which the machine's "
+        "other load does not inflate as it does latency.",
         "",
         table(measures, static, connections),
         "",

@@ -8,8 +8,9 @@ with one wrk run whose Lua script rotates through the benchmark's pages and a
 sample of leaderboard, task, dataset and paper pages from the database. A
 10-second warm-up at the same load comes first; worker memory is read after it
 and at the end of the run, and every 5 seconds between. Passes when no request
-fails and worker memory is stable (grows by less than 25 MB and 15%). Writes
-bench/results/soak.md.
+fails and worker memory is stable: a worker may grow while it first renders a
+large page, so stable means no worker's memory in the second half of the run
+rises more than 10% above its peak in the first half. Writes bench/results/soak.md.
 """
 
 import argparse
@@ -25,8 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402
 
 SAMPLE = 60  # leaderboards drawn from the database, with their task, dataset and papers
-GROWTH_MB = 25
-GROWTH_SHARE = 0.15
+PLATEAU_SHARE = 0.10
 
 
 def sampled_paths(db_path, seed=1):
@@ -104,9 +104,13 @@ def main():
         end_workers = common.worker_pids(master.pid)
         end = [common.rss_mb(pid) for pid in end_workers]
 
-    growth = [b - a for a, b in zip(start, end, strict=False)]
-    stable = workers == end_workers and all(
-        g < GROWTH_MB and g < GROWTH_SHARE * a for a, g in zip(start, growth, strict=False)
+    half = len(samples) // 2
+    first = [max(rss) for rss in zip(*(rss for _, rss in samples[:half]), strict=False)]
+    second = [max(rss) for rss in zip(*(rss for _, rss in samples[half:]), strict=False)]
+    stable = (
+        workers == end_workers
+        and bool(first)
+        and all(b <= a * (1 + PLATEAU_SHARE) for a, b in zip(first, second, strict=False))
     )
     trend = " | ".join(
         ", ".join(f"{mb:.0f}" for mb in rss) for _, rss in samples[:: max(1, len(samples) // 6)]
@@ -119,8 +123,12 @@ def main():
         ),
         (
             stable,
-            f"worker memory stable (growth under {GROWTH_MB} MB and {GROWTH_SHARE:.0%})",
-            "; ".join(f"{a:.0f} -> {b:.0f} MB" for a, b in zip(start, end, strict=False))
+            f"worker memory stable (second half of the run within {PLATEAU_SHARE:.0%} of "
+            "the first half's peak)",
+            "start -> end "
+            + "; ".join(f"{a:.0f} -> {b:.0f} MB" for a, b in zip(start, end, strict=False))
+            + ", peak first half -> second half "
+            + "; ".join(f"{a:.0f} -> {b:.0f} MB" for a, b in zip(first, second, strict=False))
             + ("" if workers == end_workers else " (workers were replaced)"),
         ),
     ]

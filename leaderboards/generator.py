@@ -653,11 +653,15 @@ class _Archive:
         if known and rng.random() < 0.5:
             name = rng.choice(known)
         else:
-            name = ""
-            while not name or name in self.dataset_names:
+            # About 12,000 names can be made up, and the 10x set needs some
+            # 67,000 datasets: once a hundred draws find only taken names,
+            # the last one is numbered ("-2") instead of drawing forever.
+            for _ in range(100):
                 name = rng.choice(NAME_HEADS) + rng.choice(NAME_TAILS)
                 name += rng.choice(NAME_SUFFIXES)
-        self.dataset_names.claim(name)
+                if name not in self.dataset_names:
+                    break
+        name = self.dataset_names.claim(name)
         description = f"The {name} benchmark."
         return Dataset(name, self.dataset_slugs.claim(slugify(name, 40)), description)
 

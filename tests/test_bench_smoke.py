@@ -21,10 +21,11 @@ from leaderboards.loader import Loader
 
 PAGE_NAMES = [page.name for page in common.site_pages()]
 
-# Generated boards and the big board's rows: the larger set has six times the
-# boards and ten times the rows behind the big board.
-SMALL = {"boards": 4, "big_rows": 30, "read_at": "2026-06-01T00:00:00+00:00"}
-LARGE = {"boards": 24, "big_rows": 300, "read_at": "2026-07-01T00:00:00+00:00"}
+# The larger set has six times the generated boards, ten times the big board's
+# rows, and copies of the seed page on other datasets: its task page gains
+# boards and its papers' pages gain rows, so a per-item query would show.
+SMALL = {"boards": 4, "big_rows": 30, "copies": 0, "read_at": "2026-06-01T00:00:00+00:00"}
+LARGE = {"boards": 24, "big_rows": 300, "copies": 3, "read_at": "2026-07-01T00:00:00+00:00"}
 
 
 def expected_text():
@@ -39,9 +40,17 @@ def expected_text():
     }
 
 
-def load_set(boards, big_rows, read_at):
+def seed_copy(index):
+    page = common.seed_page()
+    page["url"] = f"{page['url']}-copy-{index}"
+    page["dataset"] = {"name": f"Copy {index}", "url": f"/dataset/bench-copy-{index}"}
+    return page
+
+
+def load_set(boards, big_rows, copies, read_at):
     pages = [(f"generated-{index}", page) for index, page in enumerate(generate_pages(boards, 7))]
     pages.append(("seed", common.seed_page()))
+    pages += [(f"copy-{index}", seed_copy(index)) for index in range(copies)]
     pages.append(("big", common.big_page(big_rows, read_at)))
     report = Loader().load_pages(pages)
     assert not report.failed, report.failed
