@@ -45,8 +45,10 @@ def _text(request, name):
     text = request.GET.get(name)
     if text is None:
         return None
-    if len(text) > MAX_QUERY or "\x00" in text:
+    if len(text) > MAX_QUERY:
         raise BadParameter(f"{name}: expected text of at most {MAX_QUERY} characters")
+    if "\x00" in text:
+        raise BadParameter(f"{name}: a NUL character cannot be in text")
     return text
 
 
