@@ -10,7 +10,7 @@ import re
 import pytest
 import schemathesis
 from django.core.handlers.wsgi import WSGIHandler
-from django.core.signals import request_finished
+from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.test import Client, override_settings
 from hypothesis import HealthCheck, settings
@@ -72,11 +72,13 @@ def api_data(db):
     loader.load_pages([(f"generated-{i}", page) for i, page in enumerate(generate_pages(4, 9))])
     assert not loader.report.failed
     # Django's test client keeps the test's connection across a request; a bare
-    # WSGI call would close it at request_finished, inside the test's
+    # WSGI call would close it as a request starts and ends, inside the test's
     # transaction, and lose the pages just loaded.
-    request_finished.disconnect(close_old_connections)
+    for signal in (request_started, request_finished):
+        signal.disconnect(close_old_connections)
     yield
-    request_finished.connect(close_old_connections)
+    for signal in (request_started, request_finished):
+        signal.connect(close_old_connections)
 
 
 @schema.parametrize()
@@ -109,3 +111,13 @@ def test_a_nul_in_text_is_refused_as_described(client, db):
     (name,) = (p for p in parameters if p["name"] == "name")
     assert re.fullmatch(name["schema"]["pattern"], "a\x00b") is None
     assert re.fullmatch(name["schema"]["pattern"], "ImageNet-1k") is not None
+
+
+@pytest.mark.parametrize(
+    "path", ["evaluations/x/results/a%0Ab/", "no%0Asuch/endpoint/", "tasks/x/%0A/"]
+)
+def test_an_unknown_api_path_with_a_newline_is_a_json_404(client, db, path):
+    response = client.get(f"/api/v1/{path}")
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["error"]
