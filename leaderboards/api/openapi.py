@@ -166,7 +166,8 @@ def _text_parameter(name, description):
         "name": name,
         "in": "query",
         "description": description,
-        "schema": {"type": "string", "maxLength": 200},
+        # No NUL: PostgreSQL text cannot hold one, so the API refuses it (400).
+        "schema": {"type": "string", "maxLength": 200, "pattern": "^[^\\u0000]*$"},
     }
 
 

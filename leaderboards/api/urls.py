@@ -34,5 +34,7 @@ urlpatterns = [
     path("search/", views.search, name="search"),
     path("openapi.json", views.openapi, name="openapi"),
     # Ending in a slash, so a missing one still gets its redirect (APPEND_SLASH).
-    re_path(r"^(?P<rest>.*/)$", views.not_found),
+    # [\s\S], not ".": a path with a newline in it is an API path too, whose 404
+    # is JSON (it fell through to the site's HTML page).
+    re_path(r"^(?P<rest>[\s\S]*/)$", views.not_found),
 ]
