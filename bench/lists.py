@@ -67,6 +67,8 @@ def build(db, boards, seed):
 def measure(db, repeat):
     os.environ["DATABASE_URL"] = f"sqlite:///{db}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sotasite.settings")
+    # The render is what is measured here; bench/serve.py measures cached pages.
+    os.environ["SOTASITE_PAGE_CACHE"] = "0"
     import django
 
     django.setup()

@@ -68,6 +68,8 @@ def main():
     with tempfile.TemporaryDirectory() as folder:
         os.environ["DATABASE_URL"] = f"sqlite:///{Path(folder) / 'db.sqlite3'}"
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sotasite.settings")
+        # The render is what is measured here; bench/serve.py measures cached pages.
+        os.environ["SOTASITE_PAGE_CACHE"] = "0"
         import django
 
         django.setup()
