@@ -12,11 +12,8 @@ Django's start-up. Exits non-zero when a step fails or a limit is missed.
 import argparse
 import json
 import os
-import resource
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,35 +22,11 @@ sys.path.insert(0, str(ROOT))
 
 from leaderboards.derive import paper_identity  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "bench"))
+from common import manage_timed  # noqa: E402
+
 LOAD_LIMIT_S = 60
 RELOAD_LIMIT_S = 30
-
-
-def manage(*args, env):
-    """Run one manage.py command; return (seconds, cpu seconds, stdout) or stop the bench.
-
-    CPU seconds (user + system of the child) are reported beside wall time
-    because on a shared machine the wall time measures the neighbours too.
-    """
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    result = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    elapsed = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    if result.returncode != 0:
-        sys.exit(
-            f"manage.py {' '.join(args)} failed (exit {result.returncode}):\n"
-            f"{result.stderr[-4000:]}"
-        )
-    return elapsed, cpu, result.stdout
 
 
 def count_files(folder):
@@ -95,16 +68,16 @@ def main():
         pages = Path(pages_dir) / "pages"
         env = {**os.environ, "DATABASE_URL": f"sqlite:///{Path(db_dir) / 'db.sqlite3'}"}
         boards = str(options.boards)
-        generate_s, _, _ = manage(
+        generate_s, _, _ = manage_timed(
             "generate_pages", "--out", str(pages), "--boards", boards, "--seed", options.seed,
             env=env,
         )  # fmt: skip
         rows, papers = count_files(pages)
-        manage("migrate", "--noinput", "--verbosity", "0", env=env)
+        manage_timed("migrate", "--noinput", "--verbosity", "0", env=env)
         # As `make run` does before its first load.
-        manage("loaddata", "fixtures/areas.json", "--verbosity", "0", env=env)
-        load_s, load_cpu, load_out = manage("load_seeds", str(pages), env=env)
-        reload_s, reload_cpu, reload_out = manage("load_seeds", str(pages), env=env)
+        manage_timed("loaddata", "fixtures/areas.json", "--verbosity", "0", env=env)
+        load_s, load_cpu, load_out = manage_timed("load_seeds", str(pages), env=env)
+        reload_s, reload_cpu, reload_out = manage_timed("load_seeds", str(pages), env=env)
 
     print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"load:    {summary_line(load_out)}")
