@@ -11,8 +11,9 @@ from django.core.management import call_command
 ROOT = Path(__file__).resolve().parent.parent
 SEED_FILE = ROOT / "seeds" / "000_fb04590d24745268.txt"
 SEED_SLUG = "out-of-distribution-detection-on-imagenet-1k-8"
-# Real Papers with Code samples, read where they lie (never copied in).
-PWC_DATA = ROOT.parent / "shared" / "data" / "pwc"
+# Real Papers with Code data, read where it lies beside the checkout (never copied
+# in); SOTASITE_PWC_DATA points elsewhere for a checkout that lives apart from it.
+PWC_DATA = Path(os.environ.get("SOTASITE_PWC_DATA", ROOT.parent / "shared" / "data" / "pwc"))
 ARTIFACTS = ROOT / "tests" / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 
