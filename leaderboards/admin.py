@@ -33,7 +33,7 @@ from .models import (
     SyntologySnapshot,
     Task,
 )
-from .stats import refresh_counts, refresh_leaderboard
+from .stats import refresh_counts, refresh_leaderboard, refresh_leaderboards
 
 HISTORY_SHOWN = 30
 KNOWN = (Direction.HIGHER, Direction.LOWER)
@@ -43,8 +43,7 @@ DIRECTION_CHOICES = [("", "not set: the file's direction"), *Direction.choices]
 def boards_changed(boards):
     """Recompute what the pages, lists and search show after editors changed rows or metrics."""
     boards = list(boards)
-    for board in boards:
-        refresh_leaderboard(board)
+    refresh_leaderboards([board.pk for board in boards])
     search.refresh_models(boards)
     # Task, dataset and paper figures count shown rows too.
     refresh_counts()

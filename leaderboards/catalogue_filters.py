@@ -52,17 +52,18 @@ def _slug_or_name(prefix):
     return filter_by
 
 
+# Tasks and datasets carry the same counts, so they sort the same ways.
+CATALOGUE_SORTS = {
+    "name": ("name", ["name", "pk"]),
+    "leaderboards": ("most leaderboards", ["-leaderboard_count", "name", "pk"]),
+    "results": ("most results", ["-row_count", "name", "pk"]),
+}
+
+
 class TaskFilter(django_filters.FilterSet):
     q = _text("name", "Name contains")
     area = django_filters.CharFilter(method="by_area", label="Area", max_length=200)
-    sort = SortFilter(
-        {
-            "name": ("name", ["name", "pk"]),
-            "leaderboards": ("most leaderboards", ["-leaderboard_count", "name", "pk"]),
-            "results": ("most results", ["-row_count", "name", "pk"]),
-        },
-        label="Sort by",
-    )
+    sort = SortFilter(CATALOGUE_SORTS, label="Sort by")
 
     class Meta:
         model = Task
@@ -76,14 +77,7 @@ class TaskFilter(django_filters.FilterSet):
 
 class DatasetFilter(django_filters.FilterSet):
     q = _text("name", "Name contains")
-    sort = SortFilter(
-        {
-            "name": ("name", ["name", "pk"]),
-            "leaderboards": ("most leaderboards", ["-leaderboard_count", "name", "pk"]),
-            "results": ("most results", ["-row_count", "name", "pk"]),
-        },
-        label="Sort by",
-    )
+    sort = SortFilter(CATALOGUE_SORTS, label="Sort by")
 
     class Meta:
         model = Dataset

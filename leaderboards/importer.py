@@ -27,6 +27,7 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from . import derive
+from .cache import bump_data_version
 from .loader import Loader, _date
 from .models import (
     Area,
@@ -168,15 +169,6 @@ def _paper_slug_text(title):
     return text
 
 
-def _bump_data_version():
-    """Tell cached pages the data changed: bulk writes send no model signals."""
-    try:
-        from .cache import bump_data_version
-    except ImportError:  # the site's page cache may not be installed
-        return
-    bump_data_version()
-
-
 @dataclasses.dataclass
 class ImportReport:
     tasks: int = 0
@@ -232,7 +224,8 @@ class Importer:
             with transaction.atomic():
                 self._write_meta()
             refresh_counts()
-            _bump_data_version()
+            # The metadata is written after the pages: retire what was cached in between.
+            bump_data_version()
         return self.report
 
     # Building pages ---------------------------------------------------------

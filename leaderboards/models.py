@@ -455,14 +455,6 @@ class RowVerification(models.Model):
     def n_samples(self):
         return self.n_ran + self.n_unverified
 
-    def as_block(self):
-        return {
-            "n_ran": self.n_ran,
-            "n_unverified": self.n_unverified,
-            "n_samples": self.n_samples,
-            "n_pointer_only_licence": self.n_pointer_only_licence,
-        }
-
 
 class SiteState(models.Model):
     """The one row saying when the public pages' data last changed.
