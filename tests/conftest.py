@@ -2,6 +2,7 @@ import copy
 import json
 import os
 import shutil
+import subprocess
 import uuid
 from pathlib import Path
 
@@ -11,9 +12,31 @@ from django.core.management import call_command
 ROOT = Path(__file__).resolve().parent.parent
 SEED_FILE = ROOT / "seeds" / "000_fb04590d24745268.txt"
 SEED_SLUG = "out-of-distribution-detection-on-imagenet-1k-8"
-# Real Papers with Code data, read where it lies beside the checkout (never copied
-# in); SOTASITE_PWC_DATA points elsewhere for a checkout that lives apart from it.
-PWC_DATA = Path(os.environ.get("SOTASITE_PWC_DATA", ROOT.parent / "shared" / "data" / "pwc"))
+
+
+def _pwc_data():
+    """Real Papers with Code data, read where it lies (never copied in).
+
+    SOTASITE_PWC_DATA names it; otherwise it sits beside the checkout, or, for a
+    fresh clone made elsewhere (`git clone . $(mktemp -d)`), beside the
+    repository it was cloned from.
+    """
+    if "SOTASITE_PWC_DATA" in os.environ:
+        return Path(os.environ["SOTASITE_PWC_DATA"])
+    beside = [ROOT.parent]
+    origin = subprocess.run(
+        ["git", "-C", str(ROOT), "config", "--get", "remote.origin.url"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    if origin and Path(origin).is_dir():
+        beside.append(Path(origin).resolve().parent)
+    found = [folder / "shared" / "data" / "pwc" for folder in beside]
+    return next((path for path in found if path.is_dir()), found[0])
+
+
+PWC_DATA = _pwc_data()
 ARTIFACTS = ROOT / "tests" / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 
