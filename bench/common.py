@@ -61,7 +61,7 @@ def big_page(rows, read_at="2026-06-01T00:00:00+00:00"):
     A later `read_at` makes a re-load replace the board (the smoke test grows it).
     """
     sys.path.insert(0, str(ROOT))
-    from leaderboards import derive
+    from leaderboards.format import derive
 
     page = seed_page()
     base = page["rows"]
@@ -158,15 +158,22 @@ def manage(*args, env, quiet=True):
     return elapsed, stdout
 
 
+# The synthetic page generator is a tool beside the site, not a manage.py command.
+GENERATE = "tools.synthetic_pages"
+
+
 def manage_timed(*args, env, quiet=True):
     """manage(), with the CPU seconds (user + system) the command used as well.
+
+    A first argument of GENERATE runs the page generator instead of manage.py.
 
     On a shared machine wall time measures the neighbours too; CPU time does not.
     """
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
+    program = ["-m"] if args[0] == GENERATE else ["manage.py"]
     result = subprocess.run(
-        [sys.executable, "manage.py", *args],
+        [sys.executable, *program, *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -177,10 +184,7 @@ def manage_timed(*args, env, quiet=True):
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if result.returncode != 0:
-        sys.exit(
-            f"manage.py {' '.join(args)} failed (exit {result.returncode}):\n"
-            f"{result.stderr[-4000:]}"
-        )
+        sys.exit(f"{' '.join(args)} failed (exit {result.returncode}):\n{result.stderr[-4000:]}")
     if not quiet:
         print(result.stdout.strip().splitlines()[-1] if result.stdout.strip() else "")
     return elapsed, cpu, result.stdout
@@ -221,7 +225,7 @@ def build_site(db_path, boards, seed="1", big_rows=2000):
         pages = Path(tmp) / "pages"
         log(f"generating {boards} pages")
         timings["generate"], _ = manage(
-            "generate_pages", "--out", str(pages), "--boards", str(boards), "--seed", seed, env=env
+            GENERATE, "--out", str(pages), "--boards", str(boards), "--seed", seed, env=env
         )
         big = Path(tmp) / "big" / f"{BIG_SLUG}.json"
         big.parent.mkdir()

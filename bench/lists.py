@@ -3,7 +3,7 @@
     .venv/bin/python bench/lists.py [--boards 15000] [--seed 1] [--repeat 9]
     .venv/bin/python bench/lists.py --db /path/to/loaded.sqlite3   # reuse a loaded set
 
-Generates the synthetic page set with `manage.py generate_pages` into a
+Generates the synthetic page set with `python -m tools.synthetic_pages` into a
 temporary folder, migrates a fresh SQLite database and loads the set with
 `load_seeds` (each as its own process), then asks every list page for its
 first and its last page, and the search for a few queries, through Django's
@@ -17,7 +17,6 @@ limit.
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -25,6 +24,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from common import GENERATE, manage  # noqa: E402
 
 LIMIT_MS = 50
 LISTS = [
@@ -45,19 +46,11 @@ PAGES = ["/", "/area/computer-vision"]
 SEARCHES = ["out-of-distribution", "imagenet", "image classification", "resnet", "bert"]
 
 
-def manage(*args, env):
-    result = subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True
-    )
-    if result.returncode != 0:
-        sys.exit(f"manage.py {' '.join(args)} failed:\n{result.stderr[-4000:]}")
-
-
 def build(db, boards, seed):
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}"}
     with tempfile.TemporaryDirectory() as pages_dir:
         pages = Path(pages_dir) / "pages"
-        manage("generate_pages", "--out", str(pages), "--boards", str(boards), "--seed", seed,
+        manage(GENERATE, "--out", str(pages), "--boards", str(boards), "--seed", seed,
                env=env)  # fmt: skip
         manage("migrate", "--noinput", "--verbosity", "0", env=env)
         manage("loaddata", "fixtures/areas.json", "--verbosity", "0", env=env)

@@ -20,10 +20,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # Run as a script, this file's folder is on the path, not the project.
 sys.path.insert(0, str(ROOT))
 
-from leaderboards.derive import paper_identity  # noqa: E402
+from leaderboards.format.derive import paper_identity  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
-from common import manage_timed  # noqa: E402
+from common import GENERATE, manage_timed  # noqa: E402
 
 LOAD_LIMIT_S = 60
 RELOAD_LIMIT_S = 30
@@ -69,7 +69,7 @@ def main():
         env = {**os.environ, "DATABASE_URL": f"sqlite:///{Path(db_dir) / 'db.sqlite3'}"}
         boards = str(options.boards)
         generate_s, _, _ = manage_timed(
-            "generate_pages", "--out", str(pages), "--boards", boards, "--seed", options.seed,
+            GENERATE, "--out", str(pages), "--boards", boards, "--seed", options.seed,
             env=env,
         )  # fmt: skip
         rows, papers = count_files(pages)

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/page.py [--rows 2000] [--runs 30] [--seed 1]
 
-Generates one leaderboard page file with `--rows` rows (leaderboards.generator,
+Generates one leaderboard page file with `--rows` rows (tools/synthetic_pages.py,
 so metric strings carry the archive's quirks and directions are known), loads
 it into a fresh SQLite database in a temporary folder, then renders the page
 with Django's test client: the plain page, the page sorted by a metric with
@@ -37,11 +37,11 @@ def board(rows, seed):
     generate_pages() draws each board's size; the bench needs one size, so it
     calls the step that builds one board.
     """
-    from leaderboards import generator
+    from tools import synthetic_pages
 
     rng = random.Random(seed)
-    facts = generator._run_facts(rng)
-    return generator._page(generator._Archive(rng), facts, rows)
+    facts = synthetic_pages._run_facts(rng)
+    return synthetic_pages._page(synthetic_pages._Archive(rng), facts, rows)
 
 
 def timed(client, url, runs):

@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import common  # noqa: E402
 
-from leaderboards.parsing import parse_metric_value  # noqa: E402
+from leaderboards.format.values import parse_metric_value  # noqa: E402
 
 RATIO_LIMIT = 3.0
 RSS_LIMIT_MB = 1024
@@ -310,7 +310,7 @@ def main():
         pages = tmp / "pages"
         common.log(f"generating {boards:,} pages")
         generate_s, _ = common.manage(
-            "generate_pages", "--out", str(pages), "--boards", str(boards), "--seed", options.seed,
+            common.GENERATE, "--out", str(pages), "--boards", str(boards), "--seed", options.seed,
             env=dict(os.environ),
         )  # fmt: skip
         files = sorted(pages.iterdir())

@@ -8,6 +8,6 @@ class LeaderboardsConfig(AppConfig):
     def ready(self):
         # Every process that can write (web workers, load commands, shells)
         # must retire cached pages when it changes data.
-        from . import cache
+        from leaderboards.upkeep import cache
 
         cache.connect_signals()

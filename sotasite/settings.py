@@ -63,7 +63,7 @@ MIDDLEWARE = [
     # Before the rest, so a cached page skips them; after the headers above,
     # which every response gets, cached or not.
     "sotasite.routers.ReadDatabaseMiddleware",
-    "leaderboards.cache.PageCacheMiddleware",
+    "leaderboards.upkeep.cache.PageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -126,7 +126,7 @@ for number, url in enumerate(env_list("DATABASE_REPLICA_URLS", []), start=1):
     SOTASITE_READ_REPLICAS.append(alias)
 DATABASE_ROUTERS = ["sotasite.routers.ReplicaRouter"]
 
-# Whole pages, keyed by the data version (leaderboards/cache.py). Per process
+# Whole pages, keyed by the data version (leaderboards/upkeep/cache.py). Per process
 # by default; SOTASITE_PAGE_CACHE_DIR shares one cache between the workers of
 # a machine. Entries of an old version are never read again and age out.
 SOTASITE_PAGE_CACHE = env_flag("SOTASITE_PAGE_CACHE", True)
@@ -230,7 +230,7 @@ LOGGING = {
 INSTALLED_APPS += ["axes"]
 MIDDLEWARE += ["axes.middleware.AxesMiddleware"]
 AUTHENTICATION_BACKENDS = [
-    "leaderboards.auth.AxesRequestBackend",
+    "leaderboards.admin.auth.AxesRequestBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("SOTASITE_LOGIN_FAILURE_LIMIT", "5"))
@@ -239,7 +239,7 @@ AXES_LOCKOUT_PARAMETERS = ["ip_address"]
 AXES_RESET_ON_SUCCESS = True
 # How many proxies of ours stand before the app; their X-Forwarded-For names the client.
 SOTASITE_PROXY_COUNT = int(os.environ.get("SOTASITE_PROXY_COUNT", "0"))
-AXES_CLIENT_IP_CALLABLE = "leaderboards.auth.client_ip"
+AXES_CLIENT_IP_CALLABLE = "leaderboards.admin.auth.client_ip"
 # Checked when editors' passwords are set (createeditor, the admin's password forms).
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

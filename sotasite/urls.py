@@ -3,13 +3,13 @@ from django.contrib.sitemaps import views as sitemap_views
 from django.urls import include, path
 from django.views.generic import TemplateView
 
-from leaderboards.sitemaps import SITEMAPS
-from leaderboards.views import health
+from leaderboards.web.sitemaps import SITEMAPS
+from leaderboards.web.views import health
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),
-    path("", include("leaderboards.urls")),
+    path("", include("leaderboards.web.urls")),
     path(
         "sitemap.xml",
         sitemap_views.index,

@@ -101,7 +101,7 @@ def seeded(load):
 
 def scaled_page(page, rows):
     """The seed page with its rows repeated to `rows` rows, figures kept true."""
-    from leaderboards import derive
+    from leaderboards.format import derive
 
     page = copy.deepcopy(page)
     base = page["rows"]

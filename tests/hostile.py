@@ -3,7 +3,7 @@
 Every script in the payloads sets `window.pwned`; a test checks it stays undefined.
 """
 
-from leaderboards import derive
+from leaderboards.format import derive
 from tests.conftest import scaled_page
 
 HOSTILE_SLUG = "hostile-board"

@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth.models import Group, Permission
 from django.urls import reverse
 
-from leaderboards.editors import ensure_editors_group
+from leaderboards.admin.editors import ensure_editors_group
 from leaderboards.models import Leaderboard, Metric
 from tests.conftest import EDITOR_PASSWORD, SEED_SLUG, admin_url
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from leaderboards.directions import suggest_direction
+from leaderboards.admin.directions import suggest_direction
 from tests.conftest import PWC_DATA
 
 SAYS_LOWER = [

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from leaderboards.api.ranking import competition_ranks
-from leaderboards.loader import Loader
+from leaderboards.ingest.loader import Loader
 from leaderboards.models import Metric, Row, Task
 from tests.conftest import SEED_SLUG, scaled_page
 

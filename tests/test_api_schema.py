@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
 
-from leaderboards.generator import generate_pages
-from leaderboards.loader import Loader
+from leaderboards.ingest.loader import Loader
 from leaderboards.models import Area, Dataset, Leaderboard, Metric, Paper, Row, Task
 from tests.conftest import SEED_FILE
+from tools.synthetic_pages import generate_pages
 
 # Read at collection time, when the database is closed to tests: the description
 # needs none, and the page cache (which looks up the data version) is kept out.

@@ -16,8 +16,8 @@ from django.urls import Resolver404, resolve
 from django.utils.html import escape
 
 from bench import common
-from leaderboards.generator import generate_pages
-from leaderboards.loader import Loader
+from leaderboards.ingest.loader import Loader
+from tools.synthetic_pages import generate_pages
 
 PAGE_NAMES = [page.name for page in common.site_pages()]
 
@@ -104,7 +104,7 @@ def test_bench_page_answers_and_costs_the_same_queries_on_a_larger_set(client, n
 
 
 def test_the_big_board_keeps_its_figures_true():
-    from leaderboards import derive
+    from leaderboards.format import derive
 
     page = common.big_page(50)
     assert len(page["rows"]) == 50

@@ -6,8 +6,8 @@ from django.core.cache import caches
 from django.db import transaction
 from django.urls import reverse
 
-from leaderboards.cache import PAGE_CACHE, data_version
 from leaderboards.models import Leaderboard, Metric, Row
+from leaderboards.upkeep.cache import PAGE_CACHE, data_version
 from tests.conftest import SEED_FILE, SEED_SLUG, scaled_page
 
 LEADERBOARD = reverse("leaderboards:leaderboard", args=[SEED_SLUG])

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from leaderboards.models import Leaderboard, Metric
-from leaderboards.stats import refresh_leaderboard
+from leaderboards.upkeep.figures import refresh_leaderboard
 from tests.conftest import SEED_SLUG
 
 TASK = "out-of-distribution-detection"
@@ -27,7 +27,7 @@ def board(seed_page, index, task="Out-of-Distribution Detection", rows=None):
     page["dataset"] = {"name": dataset, "url": f"/dataset/board-set-{index}"}
     if rows is not None:
         page["rows"] = page["rows"][:rows]
-        from leaderboards import derive
+        from leaderboards.format import derive
 
         page["counts"] = derive.page_counts(page["rows"])
         page["syntology"].update(derive.syntology_figures(page["rows"]))

@@ -15,7 +15,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from leaderboards.views.reads import REPEATABLE_READ_ONLY
+from leaderboards.web.views.reads import REPEATABLE_READ_ONLY
 from tests.conftest import ROOT, child_env, scaled_page
 
 VERSIONS = 12
@@ -63,7 +63,7 @@ WRITE = """
 import sys
 import django
 django.setup()
-from leaderboards.loader import Loader
+from leaderboards.ingest.loader import Loader
 for path in sys.argv[1:]:
     report = Loader().load([path])
     assert report.updated == 1 and not report.failed, (path, report)

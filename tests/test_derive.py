@@ -1,6 +1,6 @@
 """SPEC 1.1's figures, computed from the real seed's rows."""
 
-from leaderboards import derive
+from leaderboards.format import derive
 
 
 def test_counts_match_the_real_page(seed_page):

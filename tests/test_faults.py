@@ -19,7 +19,7 @@ LOAD = f"""
 import sys, time
 import django
 django.setup()
-from leaderboards import loader
+from leaderboards.ingest import loader
 loader.CHUNK = {CHUNK}
 written = 0
 def then_wait(refresh, boards):
@@ -41,7 +41,7 @@ import json, sys
 from pathlib import Path
 import django
 django.setup()
-from leaderboards.export import PageData
+from leaderboards.web.export import PageData
 from leaderboards.models import Leaderboard
 folders = [Path(arg) for arg in sys.argv[1:]]
 matches = {}

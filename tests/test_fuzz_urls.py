@@ -13,10 +13,10 @@ from django.apps import apps
 from django.test import Client
 from django.urls import URLResolver, get_resolver
 
-from leaderboards.generator import generate_pages
-from leaderboards.loader import Loader
+from leaderboards.ingest.loader import Loader
 from tests.conftest import SEED_FILE
 from tests.hostile import hostile_page
+from tools.synthetic_pages import generate_pages
 
 # A path parameter as a route writes it (<slug:slug>, <id>) or a regex does ((?P<id>...)).
 PARAMETER = re.compile(r"<(?:[^>:]+:)?[^>]+>|\(\?P<[^>]+>[^)]*\)")

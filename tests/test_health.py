@@ -71,7 +71,7 @@ def test_a_site_whose_database_is_down_says_so_and_where_without_the_password():
     assert answer["status"] == 503
     assert answer["body"]["database"] == "unreachable"
     # The log line names the failure and the place in the code.
-    assert "ERROR leaderboards.views.health" in result.stderr
+    assert "ERROR leaderboards.web.views.health" in result.stderr
     assert "health.py:" in result.stderr
     assert "database 'default' unreachable" in result.stderr
     assert PASSWORD not in result.stderr + result.stdout

@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from leaderboards.importer import arxiv_id, paper_key
+from leaderboards.ingest.archive import arxiv_id, paper_key
 from leaderboards.models import (
     Dataset,
     Leaderboard,
@@ -351,7 +351,7 @@ def test_a_paper_date_that_is_no_date_is_kept_aside(import_pwc, archive):
 def test_a_chunk_the_database_refuses_is_written_page_by_page(import_pwc, archive, monkeypatch):
     from django.db import DatabaseError
 
-    from leaderboards.loader import Loader
+    from leaderboards.ingest.loader import Loader
 
     def refuse(self, batch, catalog):
         raise DatabaseError("simulated")

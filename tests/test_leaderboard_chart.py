@@ -2,7 +2,7 @@ import datetime
 
 import pytest
 
-from leaderboards.chart import Point, build_chart, mark_records, nice_step, tick_text
+from leaderboards.web.chart import Point, build_chart, mark_records, nice_step, tick_text
 
 
 def point(rank, day, number, model=None):

@@ -4,7 +4,7 @@ import io
 import pytest
 from django.urls import reverse
 
-from leaderboards.export import PageData
+from leaderboards.web.export import PageData
 from tests.conftest import SEED_SLUG
 
 CSV_URL = reverse("leaderboards:leaderboard_csv", args=[SEED_SLUG])

@@ -210,7 +210,7 @@ def test_an_unknown_direction_is_kept_verbatim_and_warned(load, seed_page, write
 def test_a_failed_write_rolls_back_only_that_file(load, seed_page, write_page, monkeypatch):
     from django.db import IntegrityError
 
-    from leaderboards import loader
+    from leaderboards.ingest import loader
 
     real = loader._verifications
 
@@ -255,7 +255,7 @@ def test_catalogue_figures_follow_the_load(seeded):
 
 
 def test_pages_built_by_a_program_load_like_files(load, seed_page):
-    from leaderboards.loader import Loader
+    from leaderboards.ingest.loader import Loader
 
     report = Loader().load_pages([("built", seed_page)])
     assert (report.created, report.failed) == (1, [])

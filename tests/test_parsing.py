@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from leaderboards.parsing import parse_metric_value
+from leaderboards.format.values import parse_metric_value
 from tests.conftest import PWC_DATA
 
 

@@ -10,7 +10,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from leaderboards import derive
+from leaderboards.format import derive
 from leaderboards.models import Area, Dataset, Leaderboard, Paper, Task
 
 # Text as files carry it: any Unicode a JSON document can hold in a database

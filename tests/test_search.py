@@ -8,8 +8,8 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from leaderboards import search
 from leaderboards.models import SearchEntry
+from leaderboards.upkeep import search
 from tests.conftest import SEED_SLUG
 from tests.test_catalogue import board
 

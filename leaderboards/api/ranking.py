@@ -2,7 +2,7 @@
 
 import bisect
 
-from ..models import Direction, Metric, MetricValue
+from leaderboards.models import Direction, Metric, MetricValue
 
 
 def competition_ranks(numbers, direction):

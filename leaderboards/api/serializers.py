@@ -5,8 +5,8 @@ validates; where the site has no such data (abstracts, authors, conferences)
 the field is empty rather than invented.
 """
 
-from ..importer import arxiv_id
-from ..models import Direction
+from leaderboards.ingest.archive import arxiv_id
+from leaderboards.models import Direction
 
 
 def area(obj):

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from . import views
+from leaderboards.api import views
 
 app_name = "api"
 

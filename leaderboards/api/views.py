@@ -11,10 +11,10 @@ from django.http import Http404, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
-from ..models import Area, Dataset, Leaderboard, Metric, MetricValue, Paper, Row, Task
-from . import serializers
-from .openapi import document
-from .ranking import best_ranks
+from leaderboards.api import serializers
+from leaderboards.api.openapi import document
+from leaderboards.api.ranking import best_ranks
+from leaderboards.models import Area, Dataset, Leaderboard, Metric, MetricValue, Paper, Row, Task
 
 DEFAULT_PER_PAGE = 50
 MAX_PER_PAGE = 500

@@ -1,7 +1,7 @@
 from django.contrib.auth.management import create_permissions
 from django.db import migrations, models
 
-from leaderboards.editors import EDITORS, ensure_editors_group
+from leaderboards.admin.editors import EDITORS, ensure_editors_group
 
 
 def create_editors_group(apps, schema_editor):

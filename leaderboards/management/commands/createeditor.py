@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from leaderboards.editors import EDITORS
+from leaderboards.admin.editors import EDITORS
 
 PASSWORD_ENV = "SOTASITE_EDITOR_PASSWORD"
 

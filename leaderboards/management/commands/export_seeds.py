@@ -2,8 +2,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from leaderboards.export import PageData, page_json
 from leaderboards.models import Leaderboard
+from leaderboards.web.export import PageData, page_json
 
 
 class Command(BaseCommand):

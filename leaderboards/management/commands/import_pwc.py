@@ -3,7 +3,7 @@ import os
 
 from django.core.management.base import BaseCommand, CommandError
 
-from leaderboards.importer import Importer, open_archive
+from leaderboards.ingest.archive import Importer, open_archive
 
 
 def _date(text):

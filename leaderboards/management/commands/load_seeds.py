@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from leaderboards.loader import Loader
+from leaderboards.ingest.loader import Loader
 
 
 class Command(BaseCommand):

@@ -10,7 +10,7 @@ from django.db import connection
 from django.db.models import Count, Exists, IntegerField, Max, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 
-from .models import (
+from leaderboards.models import (
     Area,
     Dataset,
     Leaderboard,

@@ -6,7 +6,7 @@ and a row with nothing to sort by (no number, no date) goes last either way.
 
 from dataclasses import dataclass
 
-from .chart import Point
+from leaderboards.web.chart import Point
 
 ASC, DESC = "asc", "desc"
 

@@ -4,9 +4,22 @@ from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, render
 
-from ..catalogue_filters import DatasetFilter, LeaderboardFilter, PaperFilter, TaskFilter
-from ..models import Area, Dataset, Leaderboard, MetricValue, Paper, RowVerification, Task
-from ..templatetags.sota import http_url
+from leaderboards.models import (
+    Area,
+    Dataset,
+    Leaderboard,
+    MetricValue,
+    Paper,
+    RowVerification,
+    Task,
+)
+from leaderboards.templatetags.sota import http_url
+from leaderboards.web.catalogue_filters import (
+    DatasetFilter,
+    LeaderboardFilter,
+    PaperFilter,
+    TaskFilter,
+)
 
 PER_PAGE = 50
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 from django.urls import reverse
 
-from . import derive
-from .models import MetricValue, Row, RowVerification
+from leaderboards.format import derive
+from leaderboards.models import MetricValue, Row, RowVerification
 
 
 @dataclass(slots=True)

@@ -2,8 +2,8 @@
 
 from django.shortcuts import render
 
-from ..models import SearchKind
-from ..search import MAX_QUERY_LENGTH, search
+from leaderboards.models import SearchKind
+from leaderboards.upkeep.search import MAX_QUERY_LENGTH, search
 
 PER_KIND = 10
 

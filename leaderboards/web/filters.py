@@ -4,7 +4,7 @@ import django_filters
 from django import forms
 from django.db.models import Q
 
-from .models import Row, RowVerification
+from leaderboards.models import Row, RowVerification
 
 # "" and anything unrecognised read as "any": a stale or hand-edited link still works.
 YES_NO = [("", "Any"), ("true", "Yes"), ("false", "No")]

@@ -4,7 +4,7 @@ For load tests and benchmarks: `generate_pages(15000, seed)` gives about 150,000
 rows behind about 60,000 papers, with the archive's quirks (metric strings with
 units, `±` tails and blanks; rows without code, date or paper page; a paper
 behind several rows and several leaderboards). Every derived figure comes from
-`leaderboards.derive`, so a loader that re-checks the figures finds nothing.
+`leaderboards.format.derive`, so a loader that re-checks the figures finds nothing.
 
 Everything is drawn from one `random.Random(seed)`: the same seed gives the same
 pages, and no set or dict is iterated where its order could depend on hashing.
@@ -19,7 +19,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from leaderboards import derive
+from leaderboards.format import derive
 
 # Each area with its share of tasks and its base tasks: name, description, and
 # the metrics its leaderboards report, the one the archive ranks by first.
@@ -1148,3 +1148,39 @@ def write_pages(pages, directory):
         papers.update(derive.paper_identity(row) for row in page["rows"])
     written.papers = len(papers)
     return written
+
+
+def main(argv=None):
+    """`python -m tools.synthetic_pages --out DIR [--boards N] [--seed S]`."""
+    import argparse
+    import time
+
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.synthetic_pages",
+        description=(
+            "Write synthetic leaderboard page files (SPEC 1 format), one DIR/<slug>.json "
+            "per board, for load tests: --boards 15000 gives about 150,000 rows behind "
+            "about 60,000 papers. The same --seed gives the same files."
+        ),
+    )
+    parser.add_argument("--out", required=True, type=Path, help="folder to write into")
+    parser.add_argument("--boards", type=int, default=15000, help="how many pages (15000)")
+    parser.add_argument("--seed", default="1", help="random seed (default 1)")
+    options = parser.parse_args(argv)
+    if options.boards < 0:
+        parser.error("--boards must be zero or more")
+    if options.out.exists() and not options.out.is_dir():
+        parser.error(f"{options.out} exists and is not a folder")
+    # An integer seed and its digits as text give different pages; the digits
+    # the user typed are read as the number they mean.
+    seed = int(options.seed) if options.seed.lstrip("-").isdigit() else options.seed
+    started = time.perf_counter()
+    written = write_pages(generate_pages(options.boards, seed), options.out)
+    print(
+        f"{written.pages} pages, {written.rows} rows, {written.papers} papers "
+        f"written to {options.out} in {time.perf_counter() - started:.1f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()

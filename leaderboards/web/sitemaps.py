@@ -3,7 +3,7 @@
 from django.contrib.sitemaps import Sitemap
 from django.urls import reverse
 
-from .models import Area, Dataset, Leaderboard, Paper, Task
+from leaderboards.models import Area, Dataset, Leaderboard, Paper, Task
 
 
 class ListSitemap(Sitemap):

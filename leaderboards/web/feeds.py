@@ -6,7 +6,7 @@ from django.contrib.syndication.views import Feed
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
-from .models import Row
+from leaderboards.models import Row
 
 ITEMS = 50
 

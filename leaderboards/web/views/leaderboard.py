@@ -14,11 +14,11 @@ from django.db.models.functions import Coalesce
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from ..chart import build_chart
-from ..export import PageData, page_csv, page_json
-from ..filters import RowFilter
-from ..models import Leaderboard, Row
-from ..table import (
+from leaderboards.models import Leaderboard, Row
+from leaderboards.web.chart import build_chart
+from leaderboards.web.export import PageData, page_csv, page_json
+from leaderboards.web.filters import RowFilter
+from leaderboards.web.table import (
     ASC,
     DESC,
     FIXED_COLUMNS,
@@ -28,7 +28,7 @@ from ..table import (
     resolve_sort,
     sort_rows,
 )
-from .reads import consistent_read
+from leaderboards.web.views.reads import consistent_read
 
 ROWS_PER_PAGE = 100
 

@@ -17,9 +17,8 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
-from . import search
-from .directions import suggest_direction
-from .models import (
+from leaderboards.admin.directions import suggest_direction
+from leaderboards.models import (
     Area,
     Dataset,
     Direction,
@@ -33,7 +32,8 @@ from .models import (
     SyntologySnapshot,
     Task,
 )
-from .stats import refresh_counts, refresh_leaderboard, refresh_leaderboards
+from leaderboards.upkeep import search
+from leaderboards.upkeep.figures import refresh_counts, refresh_leaderboard, refresh_leaderboards
 
 HISTORY_SHOWN = 30
 KNOWN = (Direction.HIGHER, Direction.LOWER)

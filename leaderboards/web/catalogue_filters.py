@@ -8,7 +8,7 @@ import django_filters
 from django import forms
 from django.db.models import Exists, F, OuterRef, Q
 
-from .models import Dataset, Leaderboard, LeaderboardArea, Metric, Paper, Task
+from leaderboards.models import Dataset, Leaderboard, LeaderboardArea, Metric, Paper, Task
 
 
 class AnyYesNo(forms.NullBooleanSelect):

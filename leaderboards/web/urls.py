@@ -1,7 +1,7 @@
 from django.urls import path
 
-from .feeds import NewestResultsFeed
-from .views import catalogue, home, leaderboard, search
+from leaderboards.web.feeds import NewestResultsFeed
+from leaderboards.web.views import catalogue, home, leaderboard, search
 
 app_name = "leaderboards"
 

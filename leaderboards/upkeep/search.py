@@ -15,7 +15,7 @@ from django.db.models import Case, Count, F, IntegerField, Value, When, Window
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Length, RowNumber
 
-from .models import Dataset, Leaderboard, Paper, Row, SearchEntry, SearchKind, Task
+from leaderboards.models import Dataset, Leaderboard, Paper, Row, SearchEntry, SearchKind, Task
 
 FTS_TABLE = "leaderboards_searchentry_fts"
 MAX_TERMS = 8

@@ -26,18 +26,18 @@ import ijson
 from django.db import transaction
 from django.utils.text import slugify
 
-from . import derive
-from .cache import bump_data_version
-from .loader import Loader, _date
-from .models import (
+from leaderboards.format import derive
+from leaderboards.format.page import slug_of
+from leaderboards.ingest.loader import Loader, _date
+from leaderboards.models import (
     Area,
     Dataset,
     Leaderboard,
     Paper,
     Task,
 )
-from .pageformat import slug_of
-from .stats import refresh_counts
+from leaderboards.upkeep.cache import bump_data_version
+from leaderboards.upkeep.figures import refresh_counts
 
 ARCHIVE = "Papers with Code (evaluation-tables.json), CC BY-SA 4.0"
 RANK_NOTE = "the archive's row order at snapshot; not re-ranked"

@@ -4,7 +4,7 @@ from django.db.models import Count, F, Sum, Window
 from django.db.models.functions import RowNumber
 from django.shortcuts import render
 
-from ..models import Area, Leaderboard, Paper, Row, Task
+from leaderboards.models import Area, Leaderboard, Paper, Row, Task
 
 BUSIEST_PER_AREA = 5
 NEWEST = 10

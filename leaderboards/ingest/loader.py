@@ -19,9 +19,20 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import DateField
 from django.utils.text import slugify
 
-from . import derive, search
-from .cache import bump_data_version
-from .models import (
+from leaderboards.format import derive
+from leaderboards.format.page import (
+    PAGE_KEYS,
+    ROW_KEYS,
+    PageError,
+    check_page,
+    check_size,
+    check_unicode,
+    parse_timestamp,
+    read_page,
+    slug_of,
+)
+from leaderboards.format.values import parse_metric_value
+from leaderboards.models import (
     Area,
     Dataset,
     Leaderboard,
@@ -35,19 +46,9 @@ from .models import (
     SyntologySnapshot,
     Task,
 )
-from .pageformat import (
-    PAGE_KEYS,
-    ROW_KEYS,
-    PageError,
-    check_page,
-    check_size,
-    check_unicode,
-    parse_timestamp,
-    read_page,
-    slug_of,
-)
-from .parsing import parse_metric_value
-from .stats import refresh_counts, refresh_leaderboard, refresh_leaderboards
+from leaderboards.upkeep import search
+from leaderboards.upkeep.cache import bump_data_version
+from leaderboards.upkeep.figures import refresh_counts, refresh_leaderboard, refresh_leaderboards
 
 CHUNK = 250
 

@@ -9,7 +9,7 @@ import functools
 
 from django.db import connections, router, transaction
 
-from ..models import Leaderboard
+from leaderboards.models import Leaderboard
 
 REPEATABLE_READ_ONLY = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY"
 

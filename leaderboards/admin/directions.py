@@ -9,7 +9,7 @@ decision, or the file's, is a direction.
 import dataclasses
 import re
 
-from .models import Direction
+from leaderboards.models import Direction
 
 # Checked in this order, first match wins: "Top-1 Error" is an error, though
 # "top-1" alone would say accuracy. Terms match whole words (a digit may

@@ -30,7 +30,7 @@ from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.dateparse import parse_datetime
 from django.utils.http import http_date
 
-from .models import SiteState
+from leaderboards.models import SiteState
 
 PAGE_CACHE = "pages"
 # Pages rendered by this process may differ from an older deploy's even at the
