@@ -10,6 +10,8 @@
   var script = document.currentScript;
   var endpoint = script && script.dataset.suggestUrl;
   var DELAY_MS = 120;
+  // A single letter matches a fifth of the archive: its suggestions say little.
+  var MIN_CHARS = 2;
   var count = 0;
 
   function enhance(input) {
@@ -95,7 +97,7 @@
 
     function fetchFor(query) {
       if (pending) pending.abort();
-      if (!query.trim()) { show("", []); return; }
+      if (query.trim().length < MIN_CHARS) { show("", []); return; }
       pending = new AbortController();
       fetch(endpoint + "?q=" + encodeURIComponent(query), {
         signal: pending.signal,
