@@ -4,15 +4,31 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PG_URL ?= postgres://postgres@127.0.0.1:5432/sotasite
 
-.PHONY: run test lint check test-sqlite test-postgres postgres chromium serve static
+.PHONY: run test lint check test-sqlite test-postgres postgres chromium serve static lock
+
+# Every install is uv.lock's exact set (`make lock` refreshes it). uv itself comes
+# from PyPI at this pinned version, in a venv of its own beside the project's.
+UV_VERSION := 0.13.9
+UV := .tools/bin/uv
+# uv must use the Python that .python-version selects, never fetch one of its own.
+export UV_PYTHON_DOWNLOADS := never
+export UV_PROJECT_ENVIRONMENT := $(VENV)
+
+$(UV):
+	python3 -m venv .tools
+	.tools/bin/python -m pip install --quiet 'uv==$(UV_VERSION)'
 
 # python3 is 3.12 here because .python-version selects it (pyenv).
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml uv.lock | $(UV)
 	python3 -c 'import sys; assert sys.version_info >= (3, 12), "Python 3.12+ needed"'
-	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	test -x $(PY) || python3 -m venv --without-pip $(VENV)
+	$(UV) sync --locked --extra dev --python python3
 	touch $(STAMP)
+
+# After an edit to pyproject.toml: the lock follows it, other pins kept. Commit uv.lock.
+# LOCK_ARGS=--upgrade moves everything, --upgrade-package NAME one (see README).
+lock: | $(UV)
+	$(UV) lock $(LOCK_ARGS)
 
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput

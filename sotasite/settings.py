@@ -53,6 +53,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_filters",
     "django.contrib.sitemaps",
+    # For its static Swagger UI, so /api/v1/docs loads nothing from elsewhere.
+    "ninja",
     "leaderboards",
 ]
 

@@ -221,7 +221,7 @@ def test_query_budget(client, seeded, django_assert_num_queries, path, queries):
 
 
 def test_openapi_describes_every_endpoint(client, db):
-    document = get(client, reverse("api:openapi"))
+    document = get(client, reverse("api:openapi-json"))
     assert document["openapi"].startswith("3.")
     assert set(document["paths"]) == {
         "/areas/", "/areas/{id}/", "/areas/{id}/tasks/",
@@ -239,7 +239,7 @@ def test_openapi_describes_every_endpoint(client, db):
 
 
 def test_result_fields_match_the_openapi_schema(client, seeded):
-    schema = get(client, reverse("api:openapi"))["components"]["schemas"]["Result"]
+    schema = get(client, reverse("api:openapi-json"))["components"]["schemas"]["Result"]
     result = get(client, SEED_RESULTS)["results"][0]
     assert set(result) == set(schema["properties"]) == set(schema["required"])
 

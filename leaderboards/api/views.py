@@ -1,5 +1,7 @@
 """The read-only PwC REST API v1 (SPEC 4), as `paperswithcode-client` calls it.
 
+Built on django-ninja: each operation's parameters and answer are typed with
+the schemas in schemas.py, from which /api/v1/openapi.json is generated.
 Every list is paginated as PwC's was: `page` and `items_per_page` in, and
 `{count, next, previous, results}` out. A bad parameter is a 400 with a JSON
 `error`; an unknown id or page is a JSON 404. Each view is two or three
@@ -7,49 +9,72 @@ queries for a page, whatever the size of the table behind it.
 """
 
 from django.db.models import Prefetch
-from django.http import Http404, JsonResponse
-from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_safe
+from django.http import Http404
+from ninja import NinjaAPI, Path, Query
+from ninja.errors import ValidationError
+from ninja.openapi.docs import Swagger
 
-from leaderboards.api import serializers
-from leaderboards.api.openapi import document
+from leaderboards.api import schemas
 from leaderboards.api.ranking import best_ranks
 from leaderboards.models import Area, Dataset, Leaderboard, Metric, MetricValue, Paper, Row, Task
-
-DEFAULT_PER_PAGE = 50
-MAX_PER_PAGE = 500
-MAX_QUERY = 200
-
-
-class BadParameter(ValueError):
-    pass
 
 
 class NotFound(LookupError):
     pass
 
 
-def _positive(request, name, default, maximum=None):
-    text = request.GET.get(name)
-    if text is None:
-        return default
-    if not text.isascii() or not text.isdigit() or int(text) < 1:
-        raise BadParameter(f"{name}: expected a positive integer, got {text[:50]!r}")
-    value = int(text)
-    if maximum is not None and value > maximum:
-        raise BadParameter(f"{name}: at most {maximum}, got {value}")
-    return value
+class ReadOnlyAPI(NinjaAPI):
+    def get_content_type(self):
+        # JSON is UTF-8 by definition (RFC 8259), and PwC's API sent no charset.
+        return self.renderer.media_type
+
+    def get_openapi_schema(self, *, path_prefix=None, path_params=None):
+        # Paths relative to the server, "/tasks/" under "/api/v1", as PwC described them.
+        root = self.get_root_path(path_params or {})
+        schema = super().get_openapi_schema(path_prefix="", path_params=path_params)
+        schema["servers"] = [{"url": root.rstrip("/")}]
+        return schema
 
 
-def _text(request, name):
-    text = request.GET.get(name)
-    if text is None:
-        return None
-    if len(text) > MAX_QUERY:
-        raise BadParameter(f"{name}: expected text of at most {MAX_QUERY} characters")
-    if "\x00" in text:
-        raise BadParameter(f"{name}: a NUL character cannot be in text")
-    return text
+api = ReadOnlyAPI(
+    title="sotasite: Papers with Code API v1 (read-only subset)",
+    version="1",
+    description=(
+        "The read-only part of the Papers with Code REST API that the "
+        "paperswithcode-client package (0.3.1) calls, answered from this site's data."
+    ),
+    urls_namespace="api",
+    # Swagger UI from ninja's own static files ("ninja" is an installed app), not
+    # a CDN; no validator badge, which would fetch an image from elsewhere.
+    docs=Swagger(settings={"validatorUrl": None}),
+)
+
+LIST_ERRORS = {400: schemas.Error, 404: schemas.Error}
+NOT_FOUND = {404: schemas.Error}
+Slug = Path(..., pattern=schemas.SLUG)
+IntegerId = Path(..., ge=1)
+
+
+def _error(request, status, message):
+    return api.create_response(request, {"error": message}, status=status)
+
+
+@api.exception_handler(ValidationError)
+def _invalid(request, error):
+    # A path part that cannot be an id names nothing: 404, as any unknown id.
+    if any(detail["loc"][0] == "path" for detail in error.errors):
+        return _error(request, 404, "No object with that id.")
+    message = "; ".join(
+        f"{detail['loc'][-1]}: {detail['msg'].removeprefix('Value error, ')}"
+        for detail in error.errors
+    )
+    return _error(request, 400, message)
+
+
+@api.exception_handler(NotFound)
+@api.exception_handler(Http404)
+def _not_found(request, error):
+    return _error(request, 404, str(error) or "Not found.")
 
 
 def _page_url(request, page):
@@ -60,62 +85,33 @@ def _page_url(request, page):
     return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
 
 
-def paginate(request, queryset, serialize, batch=None):
-    """One page of `queryset` as PwC's envelope; `batch(items)` may prefetch for serialize."""
-    page = _positive(request, "page", 1)
-    per_page = _positive(request, "items_per_page", DEFAULT_PER_PAGE, MAX_PER_PAGE)
+def paginate(request, queryset, pages, batch=None):
+    """One page of `queryset` as PwC's envelope; `batch(items)` may annotate the page's items."""
+    page, per_page = pages.page, pages.items_per_page
     count = queryset.count()
     last = max(1, -(-count // per_page))
     if page > last:
         raise NotFound(f"Invalid page: {page} (there are {last})")
     items = list(queryset[(page - 1) * per_page : page * per_page])
-    context = batch(items) if batch else None
-    return JsonResponse(
-        {
-            "count": count,
-            "next": _page_url(request, page + 1 if page < last else None),
-            "previous": _page_url(request, page - 1 if page > 1 else None),
-            "results": [serialize(item, context) if batch else serialize(item) for item in items],
-        }
-    )
+    if batch:
+        batch(items)
+    return {
+        "count": count,
+        "next": _page_url(request, page + 1 if page < last else None),
+        "previous": _page_url(request, page - 1 if page > 1 else None),
+        "results": items,
+    }
 
 
-def api_view(view):
-    """GET only; BadParameter -> 400 and NotFound/Http404 -> 404, both as JSON."""
-
-    # Exempt because nothing here writes or reads a session: without it the CSRF
-    # check answered POST, PUT or DELETE with a 403 before require_safe could
-    # give the 405 (with its Allow header) that a read-only API owes them.
-    @csrf_exempt
-    @require_safe
-    def wrapped(request, *args, **kwargs):
-        try:
-            return view(request, *args, **kwargs)
-        except BadParameter as error:
-            return JsonResponse({"error": str(error)}, status=400)
-        except (NotFound, Http404) as error:
-            return JsonResponse({"error": str(error) or "Not found."}, status=404)
-
-    wrapped.__name__ = view.__name__
-    wrapped.__doc__ = view.__doc__
-    return wrapped
-
-
-def _named(queryset, request, field="name"):
-    """PwC's list filters: `q` (contains) and `name` (exact)."""
-    q = _text(request, "q")
-    if q:
-        queryset = queryset.filter(**{f"{field}__icontains": q})
-    name = _text(request, "name")
-    if name is not None:
-        queryset = queryset.filter(**{field: name})
+def _named(queryset, filters, field="name"):
+    if filters.q:
+        queryset = queryset.filter(**{f"{field}__icontains": filters.q})
+    if filters.name is not None:
+        queryset = queryset.filter(**{field: filters.name})
     return queryset
 
 
 def _get(queryset, **lookup):
-    if any(isinstance(value, str) and "\x00" in value for value in lookup.values()):
-        # PostgreSQL refuses NUL in text; no stored id holds one.
-        raise NotFound("No object with that id.")
     try:
         return queryset.get(**lookup)
     except queryset.model.DoesNotExist:
@@ -140,150 +136,150 @@ def _results(queryset):
     )
 
 
-def _result(row, ranks):
-    return serializers.result(row, ranks.get(row.pk))
+def _rank(rows):
+    """Give each row its `best` (rank, metric name) or None: see ranking.best_ranks."""
+    ranks = best_ranks(rows)
+    for row in rows:
+        row.best = ranks.get(row.pk)
 
 
 # Areas ---------------------------------------------------------------------
 
 
-@api_view
-def area_list(request):
-    return paginate(request, _named(Area.objects.order_by("name"), request), serializers.area)
+@api.get("/areas/", response={200: schemas.Page[schemas.Area], **LIST_ERRORS})
+def area_list(request, filters: Query[schemas.Named], pages: Query[schemas.PageQuery]):
+    return paginate(request, _named(Area.objects.order_by("name"), filters), pages)
 
 
-@api_view
-def area_detail(request, id):
-    return JsonResponse(serializers.area(_get(Area.objects, slug=id)))
+@api.get("/areas/{id}/", response={200: schemas.Area, **NOT_FOUND})
+def area_detail(request, id: str = Slug):
+    return _get(Area.objects, slug=id)
 
 
-@api_view
-def area_tasks(request, id):
+@api.get("/areas/{id}/tasks/", response={200: schemas.Page[schemas.Task], **LIST_ERRORS})
+def area_tasks(request, pages: Query[schemas.PageQuery], id: str = Slug):
     area = _get(Area.objects, slug=id)
-    return paginate(request, area.tasks.order_by("name"), serializers.task)
+    return paginate(request, area.tasks.order_by("name"), pages)
 
 
 # Tasks ---------------------------------------------------------------------
 
 
-@api_view
-def task_list(request):
-    return paginate(request, _named(Task.objects.order_by("name"), request), serializers.task)
+@api.get("/tasks/", response={200: schemas.Page[schemas.Task], **LIST_ERRORS})
+def task_list(request, filters: Query[schemas.Named], pages: Query[schemas.PageQuery]):
+    return paginate(request, _named(Task.objects.order_by("name"), filters), pages)
 
 
-@api_view
-def task_detail(request, id):
-    return JsonResponse(serializers.task(_get(Task.objects, slug=id)))
+@api.get("/tasks/{id}/", response={200: schemas.Task, **NOT_FOUND})
+def task_detail(request, id: str = Slug):
+    return _get(Task.objects, slug=id)
 
 
-@api_view
-def task_evaluations(request, id):
+@api.get(
+    "/tasks/{id}/evaluations/",
+    response={200: schemas.Page[schemas.EvaluationTable], **LIST_ERRORS},
+)
+def task_evaluations(request, pages: Query[schemas.PageQuery], id: str = Slug):
     task = _get(Task.objects, slug=id)
-    return paginate(request, _evaluations(task.leaderboards.all()), serializers.evaluation)
+    return paginate(request, _evaluations(task.leaderboards.all()), pages)
 
 
 # Datasets ------------------------------------------------------------------
 
 
-@api_view
-def dataset_list(request):
-    datasets = _named(Dataset.objects.order_by("name"), request)
-    full_name = _text(request, "full_name")
-    if full_name is not None:
-        datasets = datasets.filter(full_name=full_name)
-    return paginate(request, datasets, serializers.dataset)
+@api.get("/datasets/", response={200: schemas.Page[schemas.Dataset], **LIST_ERRORS})
+def dataset_list(request, filters: Query[schemas.DatasetQuery], pages: Query[schemas.PageQuery]):
+    datasets = _named(Dataset.objects.order_by("name"), filters)
+    if filters.full_name is not None:
+        datasets = datasets.filter(full_name=filters.full_name)
+    return paginate(request, datasets, pages)
 
 
-@api_view
-def dataset_detail(request, id):
-    return JsonResponse(serializers.dataset(_get(Dataset.objects, slug=id)))
+@api.get("/datasets/{id}/", response={200: schemas.Dataset, **NOT_FOUND})
+def dataset_detail(request, id: str = Slug):
+    return _get(Dataset.objects, slug=id)
 
 
-@api_view
-def dataset_evaluations(request, id):
+@api.get(
+    "/datasets/{id}/evaluations/",
+    response={200: schemas.Page[schemas.EvaluationTable], **LIST_ERRORS},
+)
+def dataset_evaluations(request, pages: Query[schemas.PageQuery], id: str = Slug):
     dataset = _get(Dataset.objects, slug=id)
-    return paginate(request, _evaluations(dataset.leaderboards.all()), serializers.evaluation)
+    return paginate(request, _evaluations(dataset.leaderboards.all()), pages)
 
 
 # Papers --------------------------------------------------------------------
 
 
-@api_view
-def paper_list(request):
-    papers = _named(Paper.objects.order_by("-date", "title", "pk"), request, field="title")
+@api.get("/papers/", response={200: schemas.Page[schemas.Paper], **LIST_ERRORS})
+def paper_list(request, filters: Query[schemas.PaperQuery], pages: Query[schemas.PageQuery]):
+    papers = Paper.objects.order_by("-date", "title", "pk")
+    if filters.q:
+        papers = papers.filter(title__icontains=filters.q)
     for name in ("arxiv_id", "title"):
-        value = _text(request, name)
+        value = getattr(filters, name)
         if value is not None:
             papers = papers.filter(**{name: value})
-    return paginate(request, papers, serializers.paper)
+    return paginate(request, papers, pages)
 
 
-@api_view
-def paper_detail(request, id):
-    return JsonResponse(serializers.paper(_get(Paper.objects, slug=id)))
+@api.get("/papers/{id}/", response={200: schemas.Paper, **NOT_FOUND})
+def paper_detail(request, id: str = Slug):
+    return _get(Paper.objects, slug=id)
 
 
-@api_view
-def paper_results(request, id):
+@api.get("/papers/{id}/results/", response={200: schemas.Page[schemas.Result], **LIST_ERRORS})
+def paper_results(request, pages: Query[schemas.PageQuery], id: str = Slug):
     paper = _get(Paper.objects, slug=id)
-    return paginate(request, _results(paper.rows.all()), _result, best_ranks)
+    return paginate(request, _results(paper.rows.all()), pages, _rank)
 
 
 # Evaluation tables ------------------------------------------------------------
 
 
-@api_view
-def evaluation_list(request):
-    return paginate(request, _evaluations(Leaderboard.objects.all()), serializers.evaluation)
+@api.get("/evaluations/", response={200: schemas.Page[schemas.EvaluationTable], **LIST_ERRORS})
+def evaluation_list(request, pages: Query[schemas.PageQuery]):
+    return paginate(request, _evaluations(Leaderboard.objects.all()), pages)
 
 
-@api_view
-def evaluation_detail(request, id):
-    return JsonResponse(serializers.evaluation(_get(_evaluations(Leaderboard.objects), slug=id)))
+@api.get("/evaluations/{id}/", response={200: schemas.EvaluationTable, **NOT_FOUND})
+def evaluation_detail(request, id: str = Slug):
+    return _get(_evaluations(Leaderboard.objects), slug=id)
 
 
-@api_view
-def evaluation_metrics(request, id):
+@api.get("/evaluations/{id}/metrics/", response={200: schemas.Page[schemas.Metric], **LIST_ERRORS})
+def evaluation_metrics(request, pages: Query[schemas.PageQuery], id: str = Slug):
     board = _get(Leaderboard.objects, slug=id)
-    return paginate(request, board.metrics.order_by("position"), serializers.metric)
+    return paginate(request, board.metrics.order_by("position"), pages)
 
 
-@api_view
-def evaluation_metric_detail(request, id, metric_id):
+@api.get("/evaluations/{id}/metrics/{metric_id}/", response={200: schemas.Metric, **NOT_FOUND})
+def evaluation_metric_detail(request, id: str = Slug, metric_id: int = IntegerId):
     board = _get(Leaderboard.objects, slug=id)
-    return JsonResponse(serializers.metric(_get(Metric.objects, leaderboard=board, pk=metric_id)))
+    return _get(Metric.objects, leaderboard=board, pk=metric_id)
 
 
-@api_view
-def evaluation_results(request, id):
+@api.get("/evaluations/{id}/results/", response={200: schemas.Page[schemas.Result], **LIST_ERRORS})
+def evaluation_results(request, pages: Query[schemas.PageQuery], id: str = Slug):
     board = _get(Leaderboard.objects, slug=id)
-    return paginate(request, _results(board.rows.all()), _result, best_ranks)
+    return paginate(request, _results(board.rows.all()), pages, _rank)
 
 
-@api_view
-def evaluation_result_detail(request, id, result_id):
+@api.get("/evaluations/{id}/results/{result_id}/", response={200: schemas.Result, **NOT_FOUND})
+def evaluation_result_detail(request, id: str = Slug, result_id: int = IntegerId):
     board = _get(Leaderboard.objects, slug=id)
     row = _get(_results(Row.objects.filter(leaderboard=board)), pk=result_id)
-    return JsonResponse(_result(row, best_ranks([row])))
+    _rank([row])
+    return row
 
 
-# Search and the description --------------------------------------------------
+# Search ----------------------------------------------------------------------
 
 
-@api_view
-def search(request):
-    q = _text(request, "q") or ""
+@api.get("/search/", response={200: schemas.Page[schemas.SearchHit], **LIST_ERRORS})
+def search(request, filters: Query[schemas.SearchQuery], pages: Query[schemas.PageQuery]):
     papers = Paper.objects.order_by("-date", "title", "pk")
-    if q:
-        papers = papers.filter(title__icontains=q)
-    return paginate(request, papers, serializers.search_hit)
-
-
-@api_view
-def openapi(request):
-    return JsonResponse(document(request.build_absolute_uri("/api/v1")))
-
-
-@api_view
-def not_found(request, rest):
-    raise NotFound("No such endpoint.")
+    if filters.q:
+        papers = papers.filter(title__icontains=filters.q)
+    return paginate(request, papers, pages)

@@ -20,5 +20,6 @@ urlpatterns = [
     path("dataset/", catalogue.dataset_list, name="dataset_list"),
     path("paper/", catalogue.paper_list, name="paper_list"),
     path("search", search.search_page, name="search"),
+    path("search/suggest", search.search_suggest, name="search_suggest"),
     path("feeds/newest.atom", NewestResultsFeed(), name="feed_newest"),
 ]

@@ -1,0 +1,253 @@
+"""The PwC API's objects (SPEC 4): each schema reads a model and describes itself.
+
+A schema is at once what a response is built from and what /api/v1/openapi.json
+says about it, so the two cannot drift. Field names and types are those the
+`paperswithcode-client` package (0.3.1) validates; where the site has no such
+data (abstracts, authors, conferences) the field is empty rather than invented.
+Every field is in every answer, so the description lists each as required,
+defaults included (`json_schema_serialization_defaults_required`).
+"""
+
+from datetime import date
+from typing import Annotated, Literal
+
+from ninja import Field, Schema
+from pydantic import AfterValidator, BeforeValidator, ConfigDict
+
+from leaderboards.ingest.archive import arxiv_id
+
+MAX_PER_PAGE = 500
+DEFAULT_PER_PAGE = 50
+MAX_QUERY = 200
+# Every id in a path is a slug: the /sota/, /task/, /dataset/ or /paper/ one.
+SLUG = r"^[-a-zA-Z0-9_]+$"
+# PostgreSQL text cannot hold a NUL, so the API refuses one (400) and says so.
+NO_NUL = "^[^\\u0000]*$"
+
+
+class Out(Schema):
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)
+
+
+def _digits_only(value):
+    # pydantic takes " 1", "1.0" or "1_0" as 1 or 10, and Python's int() "١"; PwC took digits.
+    if isinstance(value, str) and not (value.isascii() and value.isdigit()):
+        raise ValueError("expected a positive integer")
+    return value
+
+
+def _without_nul(text):
+    if text is not None and "\x00" in text:
+        raise ValueError("a NUL character cannot be in text")
+    return text
+
+
+def positive_int(maximum=None):
+    # The validator after the bounds: one before them hides them from the description.
+    return Annotated[int, Field(ge=1, le=maximum), BeforeValidator(_digits_only)]
+
+
+Text = Annotated[
+    str,
+    Field(max_length=MAX_QUERY, json_schema_extra={"pattern": NO_NUL}),
+    AfterValidator(_without_nul),
+]
+
+
+# Query parameters ------------------------------------------------------------
+
+
+class PageQuery(Schema):
+    page: positive_int() = 1
+    items_per_page: positive_int(MAX_PER_PAGE) = DEFAULT_PER_PAGE
+
+
+class Named(Schema):
+    """PwC's list filters: `q` (contains) and `name` (exact)."""
+
+    q: Text = Field(None, description="name contains, case-insensitive")
+    name: Text = Field(None, description="exact name")
+
+
+class DatasetQuery(Named):
+    full_name: Text = Field(None, description="exact full name")
+
+
+class PaperQuery(Schema):
+    q: Text = Field(None, description="title contains, case-insensitive")
+    arxiv_id: Text = Field(None, description="exact arXiv id")
+    title: Text = Field(None, description="exact title")
+
+
+class SearchQuery(Schema):
+    q: Text = Field(None, description="title contains, case-insensitive")
+
+
+# Answers ---------------------------------------------------------------------
+
+
+class Error(Out):
+    error: str
+
+
+class Page[Item](Out):
+    """One page of a list, as PwC paginated: `next` and `previous` are full URLs."""
+
+    count: int = Field(ge=0)
+    next: str | None
+    previous: str | None
+    results: list[Item]
+
+
+class Area(Out):
+    id: str = Field(alias="slug")
+    name: str
+
+
+class Task(Out):
+    id: str = Field(alias="slug")
+    name: str
+    description: str
+
+    @staticmethod
+    def resolve_description(obj):
+        return obj.shown_description or ""
+
+
+class Dataset(Out):
+    id: str = Field(alias="slug")
+    name: str
+    full_name: str
+    url: str | None
+
+    @staticmethod
+    def resolve_full_name(obj):
+        return obj.full_name or obj.name
+
+    @staticmethod
+    def resolve_url(obj):
+        return obj.url or None
+
+
+class Paper(Out):
+    id: str = Field(alias="slug")
+    arxiv_id: str | None
+    nips_id: str | None = None
+    url_abs: str = Field(alias="url")
+    url_pdf: str
+    title: str
+    abstract: str = ""
+    authors: list[str] = []
+    published: date | None = Field(alias="date")
+    conference: str | None = None
+    conference_url_abs: str | None = None
+    conference_url_pdf: str | None = None
+    proceeding: str | None = None
+
+    @staticmethod
+    def resolve_arxiv_id(obj):
+        # Papers loaded from page files have no stored arXiv id; their URL may give one.
+        return obj.arxiv_id or arxiv_id(obj.url) or None
+
+    @staticmethod
+    def resolve_url_pdf(obj):
+        found = Paper.resolve_arxiv_id(obj)
+        return f"https://arxiv.org/pdf/{found}" if found else ""
+
+
+class EvaluationTable(Out):
+    """A leaderboard; its id is the slug of its /sota/ page."""
+
+    id: str = Field(alias="slug")
+    task: str
+    dataset: str
+    description: str
+    mirror_url: str | None = None
+
+    @staticmethod
+    def resolve_task(obj):
+        return obj.task.slug
+
+    @staticmethod
+    def resolve_dataset(obj):
+        return obj.dataset.slug
+
+    @staticmethod
+    def resolve_description(obj):
+        return obj.shown_description or ""
+
+
+class Metric(Out):
+    id: str
+    name: str
+    description: str = ""
+    is_loss: bool = Field(description="true only when the direction is known to be lower-is-better")
+    direction: Literal["higher", "lower"] | None
+
+    @staticmethod
+    def resolve_id(obj):
+        return str(obj.pk)
+
+    @staticmethod
+    def resolve_is_loss(obj):
+        # The client needs a boolean: only a known "lower" direction is a loss.
+        # `direction` says whether false means "higher" or "not known".
+        return obj.direction == "lower"
+
+    @staticmethod
+    def resolve_direction(obj):
+        return str(obj.direction) if obj.direction else None
+
+
+class Result(Out):
+    """A row of a leaderboard; `best_rank` and `best_metric` come from ranking.best_ranks."""
+
+    id: str
+    best_rank: int | None = Field(
+        ge=1, description="rank by the metrics whose direction is known; null if none is"
+    )
+    metrics: dict[str, str | None] = Field(
+        description="metric name -> value, the archive's string untouched"
+    )
+    methodology: str = Field(alias="model")
+    uses_additional_data: bool
+    paper: str | None
+    best_metric: str | None
+    evaluated_on: date | None = Field(alias="paper_date")
+    external_source_url: str | None = None
+    evaluation: str
+    rank_in_archive_order: int = Field(ge=1, alias="rank")
+
+    @staticmethod
+    def resolve_id(obj):
+        return str(obj.pk)
+
+    @staticmethod
+    def resolve_best_rank(obj):
+        return obj.best[0] if obj.best else None
+
+    @staticmethod
+    def resolve_best_metric(obj):
+        return obj.best[1] if obj.best else None
+
+    @staticmethod
+    def resolve_metrics(obj):
+        return {value.metric.name: value.raw for value in obj.values.all()}
+
+    @staticmethod
+    def resolve_paper(obj):
+        return obj.paper.slug if obj.paper else None
+
+    @staticmethod
+    def resolve_evaluation(obj):
+        return obj.leaderboard.slug
+
+
+class SearchHit(Out):
+    paper: Paper
+    repository: None = None
+    is_official: bool = False
+
+    @staticmethod
+    def resolve_paper(obj):
+        return obj

@@ -1,0 +1,140 @@
+"""Suggestions as you type: the search's own answer, cut short, as JSON for the script."""
+
+import pytest
+from django.core.cache import caches
+from django.db import connection
+from django.urls import reverse
+
+from leaderboards.upkeep import search
+from leaderboards.upkeep.cache import PAGE_CACHE
+from leaderboards.web.views.search import MAX_SUGGESTIONS
+from tests.conftest import SEED_SLUG
+from tests.test_catalogue import board
+
+SUGGEST = reverse("leaderboards:search_suggest")
+SCRIPT = "/static/js/search-suggest.js"
+
+
+def suggest(client, q):
+    response = client.get(SUGGEST, {"q": q})
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    return response.json()["suggestions"]
+
+
+def test_a_partly_typed_task_name_suggests_the_task_first(seeded, client):
+    suggestions = suggest(client, "out-of-dist")
+    assert suggestions[0] == {
+        "name": "Out-of-Distribution Detection",
+        "kind": "Task",
+        "context": "",
+        "url": reverse("leaderboards:task", args=["out-of-distribution-detection"]),
+    }
+    assert suggestions[1]["kind"] == "Leaderboard"
+    assert suggestions[1]["url"] == reverse("leaderboards:leaderboard", args=[SEED_SLUG])
+    # Then papers: three of each kind at most, eight in all.
+    assert [s["kind"] for s in suggestions[2:]] == ["Paper"] * 3
+    assert len(suggestions) <= MAX_SUGGESTIONS
+
+
+def test_a_model_suggestion_names_its_leaderboard(seeded, client):
+    (model,) = suggest(client, "NPOS")
+    assert model["kind"] == "Model"
+    assert model["context"] == "Out-of-Distribution Detection on ImageNet-1k vs SUN"
+    assert model["url"] == reverse("leaderboards:leaderboard", args=[SEED_SLUG])
+
+
+def test_suggestions_cost_a_query_or_two_and_nothing_without_a_word(
+    seeded, client, django_assert_num_queries
+):
+    # SQLite first counts the matches, up to search.BROAD_MATCHES, to choose how to rank.
+    with django_assert_num_queries(2 if connection.vendor == "sqlite" else 1):
+        assert suggest(client, "imagen")
+    with django_assert_num_queries(0):
+        assert suggest(client, "  -- ") == []
+        assert suggest(client, "") == []
+
+
+@pytest.mark.parametrize("query", ['"', "a AND OR NOT", "foo:*", "\x00", "x" * 5000, "<b>"])
+def test_any_text_is_answered_never_an_error(seeded, client, query):
+    assert isinstance(suggest(client, query), list)
+
+
+def test_only_get_and_head(db, client):
+    assert client.post(SUGGEST, {"q": "x"}).status_code == 405
+
+
+def test_the_page_cache_keeps_suggestions_as_it_keeps_pages(seeded, settings, client):
+    settings.SOTASITE_PAGE_CACHE = True
+    caches[PAGE_CACHE].clear()
+    first = client.get(SUGGEST, {"q": "ood"})
+    again = client.get(SUGGEST, {"q": "ood"})
+    assert (first["X-Page-Cache"], again["X-Page-Cache"]) == ("miss", "hit")
+    assert "public" in again["Cache-Control"] and "max-age=60" in again["Cache-Control"]
+    assert again.content == first.content
+    caches[PAGE_CACHE].clear()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [reverse("leaderboards:home"), reverse("leaderboards:task_list"), "/no-such-page", "/search"],
+)
+def test_every_page_loads_the_script_and_keeps_a_plain_form(seeded, client, path):
+    page = client.get(path).content.decode()
+    assert f'<script src="{SCRIPT}" data-suggest-url="{SUGGEST}" defer></script>' in page
+    # Without the script the box is still a form that submits to the search page.
+    assert f'action="{reverse("leaderboards:search")}" method="get"' in page
+
+
+def test_the_script_is_served_from_this_site(client, db):
+    response = client.get(SCRIPT)
+    body = b"".join(response.streaming_content)
+    response.close()
+    assert response.status_code == 200
+    assert "javascript" in response["Content-Type"]
+    assert b'role", "combobox"' in body
+
+
+def first_of_each_kind(found, per_kind):
+    """search()'s or suggest()'s answer as [(kind, [names])]."""
+    return [
+        (kind, [e.name for e in (value[1] if isinstance(value, tuple) else value)][:per_kind])
+        for kind, value in found.items()
+    ]
+
+
+@pytest.fixture
+def react_boards(load, seed_page, write_page):
+    # "Detection ReAct" is as long as "ReAct Detection" and sorts before it: only
+    # the exact-match rule puts the second first when that is what was typed.
+    tasks = ["ReAct Detection", "ReAct", "Detection ReAct"]
+    pages = [seed_page, *(board(seed_page, n, task=task) for n, task in enumerate(tasks, 1))]
+    ok, _, err = load(*(write_page(page) for page in pages))
+    assert ok, err
+
+
+QUERIES = ["react", "ReAct Detection", "out-of-distribution", "resnet", "r", "d", "imagenet 1k",
+           "npos", "de", "ood", "o", "vit b"]  # fmt: skip
+
+
+@pytest.mark.parametrize("per_kind", [1, 3])
+def test_suggestions_are_the_first_of_what_search_shows(react_boards, per_kind):
+    for query in QUERIES:
+        shown = first_of_each_kind(search.search(query, per_kind=per_kind), per_kind)
+        assert first_of_each_kind(search.suggest(query, per_kind), per_kind) == shown, query
+
+
+@pytest.mark.skipif("connection.vendor != 'sqlite'")
+@pytest.mark.parametrize("per_kind", [1, 3])
+def test_walking_names_shortest_first_ranks_as_sorting_every_match(
+    react_boards, monkeypatch, per_kind
+):
+    """What SQLite does for a broad query (a letter or two at PwC size), made to run here."""
+    monkeypatch.setattr(search, "BROAD_MATCHES", 1)
+    assert first_of_each_kind(search.suggest("ReAct Detection", 1), 1)[0] == (
+        "task",
+        ["ReAct Detection"],
+    )
+    for query in QUERIES:
+        shown = first_of_each_kind(search.search(query, per_kind=per_kind), per_kind)
+        assert first_of_each_kind(search.suggest(query, per_kind), per_kind) == shown, query
