@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from leaderboards.ingest.archive import arxiv_id, paper_key
+from leaderboards.format.rules import arxiv_id, paper_key
 from leaderboards.models import (
     Dataset,
     Leaderboard,
@@ -351,12 +351,17 @@ def test_a_paper_date_that_is_no_date_is_kept_aside(import_pwc, archive):
 def test_a_chunk_the_database_refuses_is_written_page_by_page(import_pwc, archive, monkeypatch):
     from django.db import DatabaseError
 
-    from leaderboards.ingest.loader import Loader
+    from leaderboards.ingest.writer import Writer
 
-    def refuse(self, batch, catalog):
-        raise DatabaseError("simulated")
+    real = Writer._write
 
-    monkeypatch.setattr(Loader, "_create", refuse)
+    def refuse_chunks(self, items, catalogue_only):
+        # The chunk of both pages fails; each page written alone succeeds.
+        if len(items) > 1:
+            raise DatabaseError("simulated")
+        return real(self, items, catalogue_only)
+
+    monkeypatch.setattr(Writer, "_write", refuse_chunks)
     tables = [table("PTB", [row("A", {"F1": "1"})]), table("WSJ", [row("B", {"F1": "2"})])]
     summary = import_pwc(archive([task("Parsing", tables, synonyms=["p"])]))
     assert "2 created" in summary

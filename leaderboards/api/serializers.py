@@ -5,7 +5,7 @@ validates; where the site has no such data (abstracts, authors, conferences)
 the field is empty rather than invented.
 """
 
-from leaderboards.ingest.archive import arxiv_id
+from leaderboards.format.rules import arxiv_id
 from leaderboards.models import Direction
 
 
