@@ -143,15 +143,21 @@ def is_disk_full(error):
     return False
 
 
-def _disk_full_message(items, error):
-    names = [item.source.name for item in items]
-    where = names[0] if len(names) == 1 else f"{names[0]} (and {len(names) - 1} more of its chunk)"
+def _disk_full_message(names, error):
+    if len(names) <= 1:
+        where = names[0] if names else "this chunk"
+    else:
+        where = f"{names[0]} (and {len(names) - 1} more of its chunk)"
     database = connection.settings_dict["NAME"]
     return (
         f"the disk is full: the database ({database}) could not grow while writing {where}; "
         f"the load stopped and nothing of this chunk was written ({error}). "
         "Free some space and run the same command again to finish."
     )
+
+
+def _names(items):
+    return [item.source.name for item in items]
 
 
 class Writer:
@@ -215,6 +221,7 @@ class Writer:
     def _read(self, source):
         try:
             page, sha, warnings = source.read()
+            read_at = parse_timestamp(page["syntology"]["read_at"], "syntology.read_at")
         except PageError as error:
             self.report.failed.append((source.name, str(error)))
             return None
@@ -222,7 +229,6 @@ class Writer:
         self.report.differences += [
             (source.name, *difference) for difference in derive.differences(page)
         ]
-        read_at = parse_timestamp(page["syntology"]["read_at"], "syntology.read_at")
         return _Page(source, page, sha, read_at, None)
 
     def _write_chunk(self, sources):
@@ -241,19 +247,25 @@ class Writer:
                 "id", "slug", "source_sha256", "read_at"
             )
         }
-        with transaction.atomic():
-            batch = []
-            for item in checked:
-                if any(other.slug == item.slug for other in batch):
-                    # The same page twice in one chunk: the first must be stored
-                    # before the second is compared with it.
-                    self._write_batch(batch, [], stored)
-                    batch = []
-                item.current = stored.get(item.slug)
-                if self._to_write(item):
-                    batch.append(item)
-            if not self.dry_run:
-                self._write_batch(batch, catalogue_only, stored)
+        try:
+            with transaction.atomic():
+                batch = {}
+                for item in checked:
+                    if item.slug in batch:
+                        # The same page twice in one chunk: the first must be stored
+                        # before the second is compared with it.
+                        self._write_batch(list(batch.values()), [], stored)
+                        batch = {}
+                    item.current = stored.get(item.slug)
+                    if self._to_write(item):
+                        batch[item.slug] = item
+                if not self.dry_run:
+                    self._write_batch(list(batch.values()), catalogue_only, stored)
+        except DatabaseError as error:
+            # Anything else the chunk wrote (its marker) found the disk full.
+            if is_disk_full(error):
+                raise DiskFull(_disk_full_message(_names(checked), error)) from error
+            raise
 
     def _to_write(self, item):
         """Whether a checked page is new or newer than the stored one; counts it if not."""
@@ -315,7 +327,8 @@ class Writer:
                 changed = self._write(items, catalogue_only)
         except DatabaseError as error:
             if is_disk_full(error):
-                raise DiskFull(_disk_full_message(items, error)) from error
+                names = _names(items) + [source.name for source in catalogue_only]
+                raise DiskFull(_disk_full_message(names, error)) from error
             changed = False
             for item in items:
                 changed |= self._write_alone([item], [], item.source.name)
@@ -334,7 +347,7 @@ class Writer:
                 changed = self._write(items, catalogue_only)
         except DatabaseError as error:
             if is_disk_full(error):
-                raise DiskFull(_disk_full_message(items, error)) from error
+                raise DiskFull(_disk_full_message([name], error)) from error
             self.report.failed.append((name, f"(database): {error}"))
             for item in items:
                 item.board = None
