@@ -126,3 +126,27 @@ def test_a_page_file_does_not_rename_an_imported_task(db, archive, load, seed_pa
     assert ok
     assert f"{path}: task 'parsing' keeps its name 'Parsing'" in err
     assert Task.objects.get(slug="parsing").name == "Parsing"
+
+
+def test_a_chunk_written_again_page_by_page_warns_once(
+    seeded, load, seed_page, write_page, monkeypatch
+):
+    from django.db import IntegrityError
+
+    from leaderboards.ingest import writer
+
+    real = writer._verifications
+
+    def fail_for_one(snapshot, rows, page):
+        if snapshot.leaderboard.slug == "will-fail":
+            raise IntegrityError("simulated failure")
+        return real(snapshot, rows, page)
+
+    monkeypatch.setattr(writer, "_verifications", fail_for_one)
+    failing = dict(seed_page, url="/sota/will-fail")
+    renaming = another_board(seed_page)
+    path = write_page(renaming, "b.json")
+    ok, _, err = load(write_page(failing, "a.json"), path)
+    assert not ok
+    assert err.count(f"{path}: task {TASK!r} keeps its name") == 1
+    assert Leaderboard.objects.filter(slug="another-board").exists()

@@ -322,6 +322,7 @@ class Writer:
         """Write pages in one savepoint; if that fails, each alone so only the bad one fails."""
         if not items and not catalogue_only:
             return
+        said = len(self.report.warnings)
         try:
             with transaction.atomic():
                 changed = self._write(items, catalogue_only)
@@ -329,6 +330,8 @@ class Writer:
             if is_disk_full(error):
                 names = _names(items) + [source.name for source in catalogue_only]
                 raise DiskFull(_disk_full_message(names, error)) from error
+            # What the rolled-back attempt said is said again, or not, page by page.
+            del self.report.warnings[said:]
             changed = False
             for item in items:
                 changed |= self._write_alone([item], [], item.source.name)
@@ -342,12 +345,14 @@ class Writer:
         stored.update((item.slug, item.board) for item in items if item.board is not None)
 
     def _write_alone(self, items, catalogue_only, name):
+        said = len(self.report.warnings)
         try:
             with transaction.atomic():
                 changed = self._write(items, catalogue_only)
         except DatabaseError as error:
             if is_disk_full(error):
                 raise DiskFull(_disk_full_message([name], error)) from error
+            del self.report.warnings[said:]
             self.report.failed.append((name, f"(database): {error}"))
             for item in items:
                 item.board = None
@@ -643,8 +648,9 @@ class _CatalogueWriter:
             ready = [
                 slug
                 for slug in missing
-                if wanted[slug][1].get("parent") in (None, *objects)
-                or wanted[slug][1]["parent"] not in wanted
+                if (parent := wanted[slug][1].get("parent")) is None
+                or parent in objects
+                or parent not in wanted
             ] or missing  # parents in a loop: made without them rather than never
             made = model.objects.bulk_create(
                 model(slug=slug, name=wanted[slug][0], **self._columns(wanted[slug][1], objects))
