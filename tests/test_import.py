@@ -397,3 +397,23 @@ def test_a_later_archive_updates_task_details_though_its_tables_are_unchanged(im
     summary = import_pwc(archive([task("Parsing", tables, synonyms=["new"])]))
     assert "1 unchanged" in summary
     assert Task.objects.get().synonyms == ["new"]
+
+
+def test_an_archive_cut_short_keeps_what_it_wrote_whole(db, archive, monkeypatch):
+    from leaderboards.ingest import writer
+    from leaderboards.models import SearchEntry, UpkeepPending
+
+    monkeypatch.setattr(writer, "CHUNK", 2)
+    tasks = [task(f"Task {n}", [table("PTB", [row("A", {"F1": "1"})])]) for n in range(6)]
+    path = archive(tasks)
+    data = path.read_bytes()
+    path.write_bytes(data[: data.index(b'{"task": "Task 5"')])
+    with pytest.raises(CommandError, match="not a readable archive"):
+        call_command("import_pwc", str(path), "--snapshot=2025-07-28", stdout=io.StringIO())
+    assert Leaderboard.objects.count() >= 2
+    # The catalogue figures and the search index cover what was written.
+    assert sorted(Task.objects.filter(leaderboard_count=1).values_list("name", flat=True)) == (
+        sorted(Leaderboard.objects.values_list("task__name", flat=True))
+    )
+    assert SearchEntry.objects.filter(kind="leaderboard").count() == Leaderboard.objects.count()
+    assert not UpkeepPending.objects.exists()

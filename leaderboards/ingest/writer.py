@@ -175,11 +175,17 @@ class Writer:
         self.report.completed_earlier = not self.dry_run and UpkeepPending.objects.exists()
         done = 0
         try:
-            for chunk in itertools.batched(sources, CHUNK):
-                self._write_chunk(chunk)
-                done += len(chunk)
-                if progress:
-                    progress(done)
+            try:
+                for chunk in itertools.batched(sources, CHUNK):
+                    self._write_chunk(chunk)
+                    done += len(chunk)
+                    if progress:
+                        progress(done)
+            except (ValueError, OSError, EOFError):
+                # The sources broke off (an archive cut short): the chunks written
+                # are finished all the same, since re-running would break off again.
+                self.finish()
+                raise
             self.finish()
         except DiskFull as error:
             self.report.stopped = str(error)
