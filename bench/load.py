@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Run as a script, this file's folder is on the path, not the project.
 sys.path.insert(0, str(ROOT))
 
-from leaderboards.format.derive import paper_identity  # noqa: E402
+from leaderboards.format.rules import paper_identity  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 from common import GENERATE, manage_timed  # noqa: E402

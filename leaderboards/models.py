@@ -11,6 +11,10 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Length
 from django.urls import reverse
+from django.utils import timezone
+
+from leaderboards.format.rules import compact_json
+from leaderboards.format.rules import n_samples as samples
 
 
 class OrderedJSONField(models.TextField):
@@ -31,7 +35,7 @@ class OrderedJSONField(models.TextField):
     def get_prep_value(self, value):
         if value is None:
             return None
-        return json.dumps(value, ensure_ascii=False)
+        return compact_json(value)
 
     def value_to_string(self, obj):
         return self.get_prep_value(self.value_from_object(obj))
@@ -454,7 +458,7 @@ class RowVerification(models.Model):
 
     @property
     def n_samples(self):
-        return self.n_ran + self.n_unverified
+        return samples(self.n_ran, self.n_unverified)
 
 
 class SiteState(models.Model):
@@ -472,6 +476,23 @@ class SiteState(models.Model):
 
     def __str__(self):
         return f"data version {self.data_version}"
+
+
+class UpkeepPending(models.Model):
+    """A chunk of pages committed whose end-of-load work has not completed yet.
+
+    A load adds a row in the same transaction as each chunk's pages and deletes
+    it only once the catalogue figures, the search index and the data version
+    have caught up; a load that finds one does that work even when every file
+    is unchanged, so a load killed or failing at its end is completed by
+    running it again. Rows, not one flag: a load deletes only the markers it
+    saw before its end work began, never those of a load that wrote after.
+    """
+
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self):
+        return f"upkeep pending since {self.created_at:%Y-%m-%d %H:%M:%S}"
 
 
 class SearchKind(models.TextChoices):

@@ -95,6 +95,26 @@ def test_two_files_with_the_same_page_and_moment_but_different_rows(load, tmp_pa
     second.write_text(json.dumps(seed_page))
     ok, out, err = load(tmp_path)
     assert not ok
-    assert f"{second}: url: /sota/out-of-distribution-detection-on-imagenet-1k-8 at this " in err
-    assert f"already loaded from {first}" in err
+    assert f"{second}: syntology.read_at: 2026-09-25T09:33:49+00:00 is the read_at of " in err
+    assert f"already loaded from {first} in this run, with different content" in err
     assert Leaderboard.objects.get().rows.get(rank=1).model == "CMA(ViT-B/16, NegLabel)"
+
+
+def test_a_file_with_the_stored_read_at_and_other_content_is_refused_in_a_later_run(
+    load, tmp_path, seed_page, write_page
+):
+    assert load(write_page(seed_page))[0]
+    before = database_dump()
+    seed_page["rows"] = seed_page["rows"][:2]
+    seed_page["task"]["name"] = "Renamed"
+    other = write_page(seed_page, "other.json")
+    for _ in range(2):
+        ok, out, err = load(other)
+        assert not ok
+        assert (
+            f"{other}: syntology.read_at: 2026-09-25T09:33:49+00:00 is the read_at of the "
+            "stored /sota/out-of-distribution-detection-on-imagenet-1k-8, but the content "
+            "differs" in err
+        )
+        assert "0 updated" in out and "1 failed" in out
+        assert database_dump() == before

@@ -19,8 +19,8 @@ LOAD = f"""
 import sys, time
 import django
 django.setup()
-from leaderboards.ingest import loader
-loader.CHUNK = {CHUNK}
+from leaderboards.ingest import loader, writer
+writer.CHUNK = {CHUNK}
 written = 0
 def then_wait(refresh, boards):
     global written
@@ -28,9 +28,8 @@ def then_wait(refresh, boards):
     if written > {CHUNK}:
         print("inside the second chunk", file=sys.stderr, flush=True)
         time.sleep(60)
-many, one = loader.refresh_leaderboards, loader.refresh_leaderboard
-loader.refresh_leaderboards = lambda ids: (many(ids), then_wait(many, len(ids)))
-loader.refresh_leaderboard = lambda board: (one(board), then_wait(one, 1))
+many = writer.refresh_leaderboards
+writer.refresh_leaderboards = lambda ids: (many(ids), then_wait(many, len(ids)))
 loader.Loader().load([sys.argv[1]])
 """
 

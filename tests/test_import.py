@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from leaderboards.ingest.archive import arxiv_id, paper_key
+from leaderboards.format.rules import arxiv_id, paper_key
 from leaderboards.models import (
     Dataset,
     Leaderboard,
@@ -154,11 +154,15 @@ def test_rows_keep_archive_order_and_values_verbatim(import_pwc):
 
 
 def test_reimport_changes_nothing(import_pwc):
+    from leaderboards.upkeep.cache import data_version
+
     import_pwc(NLP)
-    before = db_state()
+    before, version = db_state(), data_version()
     summary = import_pwc(NLP)
     assert "0 created, 0 updated, 91 unchanged" in summary
     assert db_state() == before
+    # Nothing written, so no cached page retired either.
+    assert data_version() == version
 
 
 def test_gzip_archive_imports_like_plain_json(import_pwc, archive):
@@ -351,15 +355,65 @@ def test_a_paper_date_that_is_no_date_is_kept_aside(import_pwc, archive):
 def test_a_chunk_the_database_refuses_is_written_page_by_page(import_pwc, archive, monkeypatch):
     from django.db import DatabaseError
 
-    from leaderboards.ingest.loader import Loader
+    from leaderboards.ingest.writer import Writer
 
-    def refuse(self, batch, catalog):
-        raise DatabaseError("simulated")
+    real = Writer._write
 
-    monkeypatch.setattr(Loader, "_create", refuse)
+    def refuse_chunks(self, items, catalogue_only):
+        # The chunk of both pages fails; each page written alone succeeds.
+        if len(items) > 1:
+            raise DatabaseError("simulated")
+        return real(self, items, catalogue_only)
+
+    monkeypatch.setattr(Writer, "_write", refuse_chunks)
     tables = [table("PTB", [row("A", {"F1": "1"})]), table("WSJ", [row("B", {"F1": "2"})])]
     summary = import_pwc(archive([task("Parsing", tables, synonyms=["p"])]))
     assert "2 created" in summary
+    assert "failed" not in summary.replace("0 failed", "")
     assert Leaderboard.objects.count() == 2
     assert MetricValue.objects.count() == 2
     assert Task.objects.get().synonyms == ["p"]
+
+
+def test_tasks_without_tables_come_with_their_archive_details(import_pwc, archive):
+    child = task("Child", [table("PTB", [row("A", {"F1": "1"})])])
+    tasks = [
+        task("Parent", [], subtasks=[child], categories=["Natural Language Processing"]),
+        task("Lonely", [], categories=["Computer Vision"], synonyms=["alone"]),
+    ]
+    import_pwc(archive(tasks))
+    lonely = Task.objects.get(name="Lonely")
+    assert (lonely.description, lonely.synonyms) == ("About Lonely.", ["alone"])
+    assert [area.name for area in lonely.areas.all()] == ["Computer Vision"]
+    assert Task.objects.get(name="Child").parent == Task.objects.get(name="Parent")
+    assert [area.name for area in Task.objects.get(name="Parent").areas.all()] == [
+        "Natural Language Processing"
+    ]
+
+
+def test_a_later_archive_updates_task_details_though_its_tables_are_unchanged(import_pwc, archive):
+    tables = [table("PTB", [row("A", {"F1": "1"})])]
+    import_pwc(archive([task("Parsing", tables, synonyms=["old"])]))
+    summary = import_pwc(archive([task("Parsing", tables, synonyms=["new"])]))
+    assert "1 unchanged" in summary
+    assert Task.objects.get().synonyms == ["new"]
+
+
+def test_an_archive_cut_short_keeps_what_it_wrote_whole(db, archive, monkeypatch):
+    from leaderboards.ingest import writer
+    from leaderboards.models import SearchEntry, UpkeepPending
+
+    monkeypatch.setattr(writer, "CHUNK", 2)
+    tasks = [task(f"Task {n}", [table("PTB", [row("A", {"F1": "1"})])]) for n in range(6)]
+    path = archive(tasks)
+    data = path.read_bytes()
+    path.write_bytes(data[: data.index(b'{"task": "Task 5"')])
+    with pytest.raises(CommandError, match="not a readable archive"):
+        call_command("import_pwc", str(path), "--snapshot=2025-07-28", stdout=io.StringIO())
+    assert Leaderboard.objects.count() >= 2
+    # The catalogue figures and the search index cover what was written.
+    assert sorted(Task.objects.filter(leaderboard_count=1).values_list("name", flat=True)) == (
+        sorted(Leaderboard.objects.values_list("task__name", flat=True))
+    )
+    assert SearchEntry.objects.filter(kind="leaderboard").count() == Leaderboard.objects.count()
+    assert not UpkeepPending.objects.exists()

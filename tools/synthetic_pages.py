@@ -12,7 +12,6 @@ pages, and no set or dict is iterated where its order could depend on hashing.
 
 import bisect
 import datetime
-import json
 import random
 import re
 import unicodedata
@@ -20,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from leaderboards.format import derive
+from leaderboards.format.rules import compact_json, paper_identity
 
 # Each area with its share of tasks and its base tasks: name, description, and
 # the metrics its leaderboards report, the one the archive ranks by first.
@@ -712,7 +712,7 @@ class _Archive:
         rng = self.rng
         if rng.random() < 0.86:
             return f"https://arxiv.org/abs/{self.arxiv_id(day)}v{_pick(rng, '1112223')}"
-        # A paper without a page is known by its URL (derive.paper_identity),
+        # A paper without a page is known by its URL (rules.paper_identity),
         # so two papers must never share one.
         url = None
         while url is None or url in self.other_urls:
@@ -1131,7 +1131,7 @@ def page_slug(page):
 
 def dump_page(page):
     """Compact JSON, as the seed file is written."""
-    return json.dumps(page, ensure_ascii=False, separators=(",", ":"))
+    return compact_json(page)
 
 
 def write_pages(pages, directory):
@@ -1145,7 +1145,7 @@ def write_pages(pages, directory):
         path.write_text(dump_page(page), encoding="utf-8")
         written.pages += 1
         written.rows += len(page["rows"])
-        papers.update(derive.paper_identity(row) for row in page["rows"])
+        papers.update(paper_identity(row) for row in page["rows"])
     written.papers = len(papers)
     return written
 

@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 from ninja import Field, Schema
 from pydantic import AfterValidator, BeforeValidator, ConfigDict
 
-from leaderboards.ingest.archive import arxiv_id
+from leaderboards.format.rules import arxiv_id
 
 MAX_PER_PAGE = 500
 DEFAULT_PER_PAGE = 50

@@ -7,7 +7,7 @@ compute a figure the same way.
 
 import math
 
-COUNTERS = ("n_ran", "n_unverified", "n_samples", "n_pointer_only_licence")
+from leaderboards.format.rules import ROW_COUNTERS, has_code, n_samples, paper_identity
 
 # The 97.5th percentile of the standard normal: a two-sided 95% interval.
 Z_95 = 1.959963984540054
@@ -17,21 +17,16 @@ def page_counts(rows):
     """The `counts` block: how many shown rows have code, a paper page, etc."""
     return {
         "rows": len(rows),
-        "rows_with_code": sum(1 for row in rows if row["code"]),
+        "rows_with_code": sum(1 for row in rows if has_code(row["code"])),
         "rows_with_paper_page": sum(1 for row in rows if row["paper"]),
         "rows_dated": sum(1 for row in rows if row["paper_date"]),
         "rows_using_additional_data": sum(1 for row in rows if row["uses_additional_data"]),
     }
 
 
-def paper_identity(row):
-    """What makes two rows the same paper: its page, else its external URL."""
-    return row["paper"] or row["paper_url"] or row["paper_title"]
-
-
 def _sum_counters(blocks):
     blocks = list(blocks)
-    sums = {name: sum(block[name] for block in blocks) for name in COUNTERS}
+    sums = {name: sum(block[name] for block in blocks) for name in ROW_COUNTERS}
     # A row's n_samples is itself derived: sum what it must be, not what it says.
     sums["n_samples"] = sum(row_samples(block) for block in blocks)
     return sums
@@ -70,8 +65,8 @@ def wilson_lower(successes, trials, z=Z_95, places=4):
 
 
 def row_samples(block):
-    """A row's `n_samples`: every harvested sample either ran or is unverified."""
-    return block["n_ran"] + block["n_unverified"]
+    """A row's `n_samples`, from its other counters."""
+    return n_samples(block["n_ran"], block["n_unverified"])
 
 
 def differences(page):

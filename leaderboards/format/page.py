@@ -9,6 +9,8 @@ import hashlib
 import json
 import re
 
+from leaderboards.format.rules import ROW_COUNTERS, parse_date
+
 PAGE_KEYS = (
     "url", "task", "dataset", "category", "categories", "category_note",
     "description", "description_from", "source", "metrics", "metric_direction",
@@ -19,7 +21,6 @@ ROW_KEYS = (
     "paper_date", "paper", "paper_url", "paper_title", "code", "n_code_links",
     "syntology",
 )  # fmt: skip
-ROW_COUNTERS = ("n_ran", "n_unverified", "n_samples", "n_pointer_only_licence")
 KNOWN_DIRECTIONS = ("higher", "lower")
 
 _SLUG = r"[-a-zA-Z0-9_]+"
@@ -31,7 +32,6 @@ _PATHS = {
 }
 # Only a \\uD800-\\uDFFF escape can put a surrogate into parsed JSON.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 # No real page comes near these; past them a file is broken or hostile.
 MAX_FILE_BYTES = 32 * 1024 * 1024
 MAX_STRING = 100_000
@@ -114,12 +114,10 @@ def _date(value, path):
     text = _string(value, path, nullable=True)
     if text is None:
         return None
-    if _DATE.fullmatch(text):
-        try:
-            return datetime.date.fromisoformat(text)
-        except ValueError:
-            pass
-    raise PageError(path, f"expected a date YYYY-MM-DD or null, found {text!r}")
+    try:
+        return parse_date(text)
+    except ValueError:
+        raise PageError(path, f"expected a date YYYY-MM-DD or null, found {text!r}") from None
 
 
 def parse_timestamp(value, path):

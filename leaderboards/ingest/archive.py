@@ -3,11 +3,12 @@
 The archive is a list of tasks, each with datasets and subtasks, each dataset
 with its table of rows. The importer streams it one top-level task at a time,
 turns every (task, dataset) table into a page dict (SPEC 1) and hands the pages
-to the loader, so an import is checked, chunked, idempotent and keeps editors'
-decisions exactly as a load of page files does. What the page format has no
-room for (task parents, synonyms, source links, dataset parents and links, a
-paper's arXiv id) goes in when the object is first created, and is brought up
-to date after the pages for objects that already existed.
+to the one writer with what the page format has no room for (task parents,
+synonyms, source links and areas, dataset parents and links, papers' arXiv
+ids), so an import is checked, chunked, idempotent and keeps editors' decisions
+exactly as a load of page files does. Each task tree's catalogue also goes to
+the writer on its own, after its pages, so a task without a table of its own
+is kept too.
 
 Slugs follow PwC: lower-case and hyphenated, `<task>-on-<dataset>` for a
 table, with a numeric suffix on collision. A name the database already knows
@@ -17,27 +18,19 @@ existing page the same URL.
 
 import contextlib
 import dataclasses
-import datetime
 import gzip
-import re
 from decimal import Decimal
+from functools import partial
 
 import ijson
-from django.db import transaction
 from django.utils.text import slugify
 
 from leaderboards.format import derive
 from leaderboards.format.page import slug_of
-from leaderboards.ingest.loader import Loader, _date
-from leaderboards.models import (
-    Area,
-    Dataset,
-    Leaderboard,
-    Paper,
-    Task,
-)
-from leaderboards.upkeep.cache import bump_data_version
-from leaderboards.upkeep.figures import refresh_counts
+from leaderboards.format.rules import arxiv_id, free_slug, is_date, paper_key, slug_for
+from leaderboards.ingest.loader import check_built
+from leaderboards.ingest.writer import Catalogue, Entry, Source, Writer
+from leaderboards.models import Dataset, Leaderboard, Paper, Task
 
 ARCHIVE = "Papers with Code (evaluation-tables.json), CC BY-SA 4.0"
 RANK_NOTE = "the archive's row order at snapshot; not re-ranked"
@@ -45,26 +38,6 @@ VALUES_NOTE = "the archive's strings, untouched"
 DIRECTION_NOTE = "the archive records no direction; null = unknown, the chart draws points only"
 SLUG_LIMIT = 200
 PAPER_SLUG_LIMIT = 50
-
-_ARXIV = re.compile(
-    r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{4,5}|[a-z][a-z.-]*/\d{7})(?:v\d+)?(?:\.pdf)?/?$",
-    re.IGNORECASE,
-)
-
-
-def arxiv_id(url):
-    """The arXiv id of an abs or pdf URL, without its version; "" if not arXiv."""
-    match = _ARXIV.search((url or "").strip())
-    return match.group(1) if match else ""
-
-
-def paper_key(url):
-    """What makes two rows' papers the same: the arXiv id, else the URL."""
-    url = (url or "").strip()
-    if not url:
-        return None
-    found = arxiv_id(url)
-    return f"arxiv:{found}" if found else f"url:{url.rstrip('/')}"
 
 
 @contextlib.contextmanager
@@ -134,17 +107,6 @@ def _text(value):
     return value
 
 
-def _is_date(text):
-    """YYYY-MM-DD and a real day, as the page format requires."""
-    if not isinstance(text, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-        return False
-    try:
-        datetime.date.fromisoformat(text)
-    except ValueError:
-        return False
-    return True
-
-
 class Slugs:
     """Slugs taken so far, and the rule that makes a new one from a name."""
 
@@ -152,11 +114,7 @@ class Slugs:
         self.taken = set(taken)
 
     def claim(self, text, fallback, limit=SLUG_LIMIT):
-        base = slugify(text)[:limit].strip("-") or fallback
-        slug, n = base, 1
-        while slug in self.taken:
-            n += 1
-            slug = f"{base}-{n}"
+        slug = free_slug(slug_for(text, fallback, limit), self.taken)
         self.taken.add(slug)
         return slug
 
@@ -176,8 +134,6 @@ class ImportReport:
     tables: int = 0
     empty_tables: int = 0
     rows: int = 0
-    # Tasks and datasets whose archive details (parent, description, links) changed.
-    updated_meta: int = 0
     load: object = None
 
 
@@ -186,8 +142,7 @@ class Importer:
         self.snapshot = snapshot
         self.read_at = f"{snapshot.isoformat()}T00:00:00+00:00"
         self.report = ImportReport()
-        self.loader = Loader(prepare=self.prepare, dry_run=dry_run)
-        self.dry_run = dry_run
+        self.writer = Writer(dry_run=dry_run)
         tasks = Task.objects.order_by("-pk").values_list("name", "slug")
         datasets = Dataset.objects.order_by("-pk").values_list("name", "slug")
         # Later entries win in dict(), so ordering by -pk keeps the oldest.
@@ -212,64 +167,63 @@ class Importer:
             if key:
                 self.paper_slugs[key] = slug
         self.paper_slug_rule = Slugs(taken)
-        # Collected while streaming, written after the pages.
-        self.task_meta = {}
-        self.dataset_meta = {}
+        # The catalogue entry of every task and dataset met so far, by name:
+        # the first mention of a name is the one that counts.
+        self.tasks = {}
+        self.datasets = {}
         self.paper_arxiv = {}
 
     def run(self, stream, progress=None):
-        self.loader.load_pages(self._pages(read_tasks(stream)), progress)
-        self.report.load = self.loader.report
-        if not self.dry_run:
-            with transaction.atomic():
-                self._write_meta()
-            refresh_counts()
-            # The metadata is written after the pages: retire what was cached in between.
-            bump_data_version()
+        self.report.load = self.writer.write(self._sources(read_tasks(stream)), progress)
         return self.report
 
     # Building pages ---------------------------------------------------------
 
-    def _pages(self, tasks):
-        for task in tasks:
-            yield from self._task_pages(task, parent=None, inherited_areas=[])
+    def _sources(self, tasks):
+        for index, task in enumerate(tasks):
+            tree = Catalogue()
+            yield from self._task_pages(task, [], [], tree)
+            if tree.tasks or tree.datasets:
+                # The tree's whole catalogue, tasks and datasets without tables too.
+                yield Source(f"[{index}] {task['task']}", None, tree)
 
-    def _task_pages(self, task, parent, inherited_areas):
+    def _task_pages(self, task, ancestors, inherited_areas, tree):
         name = task["task"]
-        slug = self._task_slug(name)
         areas = list(dict.fromkeys(task.get("categories") or [])) or inherited_areas
-        link = task.get("source_link")
-        if name not in self.task_meta:
+        entry = self.tasks.get(name)
+        if entry is None:
             self.report.tasks += 1
-        self.task_meta.setdefault(
-            name,
-            {
-                "slug": slug,
-                "parent": parent,
-                "areas": areas,
-                "fields": {
+            link = task.get("source_link")
+            entry = self.tasks[name] = Entry(
+                self._task_slug(name),
+                name,
+                {
+                    "parent": ancestors[-1].slug if ancestors else None,
                     "description": task.get("description") or "",
                     "synonyms": list(task.get("synonyms") or []),
                     "source_link": (link.get("url") or "") if isinstance(link, dict) else "",
                 },
-            },
-        )
+                tuple(areas),
+            )
+            tree.tasks.append(entry)
+        chain = [*ancestors, entry]
         for dataset in task.get("datasets") or []:
-            yield from self._dataset_pages(task, slug, areas, dataset, parent=None)
+            yield from self._dataset_pages(task, chain, areas, dataset, [], tree)
         for subtask in task.get("subtasks") or []:
-            yield from self._task_pages(subtask, parent=name, inherited_areas=areas)
+            yield from self._task_pages(subtask, chain, areas, tree)
 
-    def _dataset_pages(self, task, task_slug, areas, dataset, parent):
+    def _dataset_pages(self, task, task_chain, areas, dataset, ancestors, tree):
         own = dataset.get("dataset") or dataset.get("subdataset") or ""
-        name = f"{parent} ({own})" if parent else own
-        slug = self._dataset_slug(name)
-        links = dataset.get("dataset_links") or []
-        if name not in self.dataset_meta:
+        name = f"{ancestors[-1].name} ({own})" if ancestors else own
+        entry = self.datasets.get(name)
+        if entry is None:
             self.report.datasets += 1
-            self.dataset_meta[name] = {
-                "slug": slug,
-                "parent": parent,
-                "fields": {
+            links = dataset.get("dataset_links") or []
+            entry = self.datasets[name] = Entry(
+                self._dataset_slug(name),
+                name,
+                {
+                    "parent": ancestors[-1].slug if ancestors else None,
                     "description": dataset.get("description") or "",
                     "url": next(
                         (
@@ -280,17 +234,29 @@ class Importer:
                         "",
                     ),
                 },
-            }
+            )
+            tree.datasets.append(entry)
+        chain = [*ancestors, entry]
         table = dataset.get("sota") or {}
         if table.get("rows"):
-            board = self._board_slug(task_slug, slug)
+            task_slug = task_chain[-1].slug
+            board = self._board_slug(task_slug, entry.slug)
             self.report.tables += 1
             self.report.rows += len(table["rows"])
-            yield board, self._page(task, task_slug, areas, name, slug, board, table)
+            page = self._page(task, task_slug, areas, name, entry.slug, board, table)
+            papers = {slug_of(row["paper"]) for row in page["rows"] if row["paper"]}
+            catalogue = Catalogue(
+                tasks=task_chain,
+                datasets=chain,
+                paper_arxiv={
+                    slug: self.paper_arxiv[slug] for slug in papers if slug in self.paper_arxiv
+                },
+            )
+            yield Source(f"/sota/{board}", partial(check_built, page), catalogue)
         else:
             self.report.empty_tables += 1
         for child in dataset.get("subdatasets") or []:
-            yield from self._dataset_pages(task, task_slug, areas, child, parent=name)
+            yield from self._dataset_pages(task, task_chain, areas, child, chain, tree)
 
     def _page(self, task, task_slug, areas, dataset_name, dataset_slug, board, table):
         rows = [self._row(rank, row) for rank, row in enumerate(table["rows"], start=1)]
@@ -340,7 +306,7 @@ class Importer:
         paper_url = _text(row.get("paper_url")) or None
         date = _text(row.get("paper_date")) or None
         extra = {}
-        if date is not None and not _is_date(date):
+        if date is not None and not is_date(date):
             # A page's paper_date must be a date; the archive's text stays on the row.
             extra["paper_date_in_archive"] = date
             date = None
@@ -399,111 +365,3 @@ class Importer:
             if found:
                 self.paper_arxiv[slug] = found
         return f"/paper/{slug}"
-
-    # What the pages have no room for ---------------------------------------------
-
-    def prepare(self, catalog, pages):
-        """Create a chunk's new tasks, datasets and papers with all the archive says.
-
-        Called by the bulk loader before it writes the pages, so that what the
-        page format has no room for (parents, synonyms, links, arXiv ids) goes
-        in with the first insert rather than as an update of every object later.
-        """
-        self._create(catalog.tasks, Task, self.task_meta, [p["task"]["name"] for p in pages])
-        self._create(
-            catalog.datasets, Dataset, self.dataset_meta, [p["dataset"]["name"] for p in pages]
-        )
-        first = {}
-        for page in pages:
-            for row in page["rows"]:
-                if row["paper"]:
-                    first.setdefault(slug_of(row["paper"]), row)
-        papers = Paper.objects.in_bulk(list(first), field_name="slug")
-        # The same fields the loader gives a new paper, and the arXiv id it cannot.
-        # A paper already stored is left as it is: the archive names it again,
-        # perhaps with a different title on another row, and the first one stands.
-        created = Paper.objects.bulk_create(
-            Paper(
-                slug=slug,
-                title=row["paper_title"] or "",
-                url=row["paper_url"] or "",
-                date=_date(row["paper_date"]),
-                arxiv_id=self.paper_arxiv.get(slug, ""),
-            )
-            for slug, row in first.items()
-            if slug not in papers
-        )
-        papers.update((paper.slug, paper) for paper in created)
-        return papers
-
-    def _create(self, cache, model, meta, names):
-        """Create the named objects missing from `cache`, each parent before its children."""
-        wanted = []
-        for name in dict.fromkeys(names):
-            chain = []
-            while name is not None and meta[name]["slug"] not in cache and name not in wanted:
-                chain.append(name)
-                name = meta[name]["parent"]
-            wanted += reversed(chain)
-        while wanted:
-            # Those whose parent is stored now go in this round.
-            ready = [
-                name
-                for name in wanted
-                if meta[name]["parent"] is None or meta[meta[name]["parent"]]["slug"] in cache
-            ]
-            objects = model.objects.bulk_create(
-                model(
-                    slug=meta[name]["slug"],
-                    name=name,
-                    parent=cache[meta[meta[name]["parent"]]["slug"]]
-                    if meta[name]["parent"]
-                    else None,
-                    **meta[name]["fields"],
-                )
-                for name in ready
-            )
-            cache.update((obj.slug, obj) for obj in objects)
-            done = set(ready)
-            wanted = [name for name in wanted if name not in done]
-
-    def _write_meta(self):
-        """Bring stored tasks and datasets to what this archive says of them."""
-        self._update(Task, self.task_meta)
-        self._update(Dataset, self.dataset_meta)
-        self._link_areas()
-        unset = set(Paper.objects.filter(arxiv_id="").values_list("slug", flat=True))
-        for slug in unset & set(self.paper_arxiv):
-            Paper.objects.filter(slug=slug).update(arxiv_id=self.paper_arxiv[slug])
-
-    def _update(self, model, meta):
-        stored = {obj.slug: obj for obj in model.objects.all()}
-        for name, item in meta.items():
-            obj = stored.get(item["slug"])
-            parent = stored.get(meta[item["parent"]]["slug"]) if item["parent"] else None
-            wanted = {"parent_id": parent.pk if parent else None, **item["fields"]}
-            if obj is None:
-                obj = stored[item["slug"]] = model.objects.create(
-                    slug=item["slug"], name=name, **wanted
-                )
-            elif any(getattr(obj, field) != value for field, value in wanted.items()):
-                # One at a time: after a first import, only what the archive changed.
-                model.objects.filter(pk=obj.pk).update(**wanted)
-                self.report.updated_meta += 1
-
-    def _link_areas(self):
-        """A task without tables of its own still belongs to its archive categories."""
-        through = Task.areas.through
-        areas = dict(Area.objects.values_list("name", "pk"))
-        tasks = dict(Task.objects.values_list("slug", "pk"))
-        wanted = {
-            (tasks[meta["slug"]], areas[name])
-            for meta in self.task_meta.values()
-            for name in meta["areas"]
-            if name in areas
-        }
-        have = set(through.objects.values_list("task_id", "area_id"))
-        through.objects.bulk_create(
-            [through(task_id=task, area_id=area) for task, area in wanted - have],
-            batch_size=1000,
-        )

@@ -30,7 +30,7 @@ from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.dateparse import parse_datetime
 from django.utils.http import http_date
 
-from leaderboards.models import SiteState
+from leaderboards.models import SiteState, UpkeepPending
 
 PAGE_CACHE = "pages"
 # Pages rendered by this process may differ from an older deploy's even at the
@@ -131,7 +131,8 @@ def connect_signals():
     from django.apps import apps
 
     for model in apps.get_app_config("leaderboards").get_models():
-        if model is SiteState:
+        if model in (SiteState, UpkeepPending):
+            # Bookkeeping, not public data: no page shows it.
             continue
         post_save.connect(_on_write, sender=model, dispatch_uid=f"page-cache-save-{model}")
         post_delete.connect(_on_write, sender=model, dispatch_uid=f"page-cache-delete-{model}")

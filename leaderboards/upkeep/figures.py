@@ -10,6 +10,7 @@ from django.db import connection
 from django.db.models import Count, Exists, IntegerField, Max, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 
+from leaderboards.format.rules import has_code_q
 from leaderboards.models import (
     Area,
     Dataset,
@@ -177,9 +178,7 @@ def refresh_counts():
     )
     shown = Row.objects.shown().filter(paper=OuterRef("pk"))
     Paper.objects.update(
-        has_code=Exists(
-            shown.filter(Q(code__startswith="http://") | Q(code__startswith="https://"))
-        ),
+        has_code=Exists(shown.filter(has_code_q())),
         verified=Exists(
             RowVerification.objects.filter(
                 row__paper=OuterRef("pk"), row__withheld=False, n_ran__gt=0

@@ -6,12 +6,12 @@ from what a file once stated; everything else comes back in the file's order.
 
 import copy
 import csv
-import json
 from dataclasses import dataclass, field
 
 from django.urls import reverse
 
 from leaderboards.format import derive
+from leaderboards.format.rules import ROW_COUNTERS, compact_json, n_samples
 from leaderboards.models import MetricValue, Row, RowVerification
 
 
@@ -34,7 +34,7 @@ class Verification:
 
     @property
     def n_samples(self):
-        return self.n_ran + self.n_unverified
+        return n_samples(self.n_ran, self.n_unverified)
 
     def as_block(self):
         return {
@@ -241,10 +241,7 @@ class PageData:
 
 def page_json(document):
     """Compact JSON as the page files come: no spaces, non-ASCII kept."""
-    return json.dumps(document, ensure_ascii=False, separators=(",", ":"))
-
-
-CSV_COUNTERS = ("n_ran", "n_unverified", "n_samples", "n_pointer_only_licence")
+    return compact_json(document)
 
 
 def page_csv(data, out):
@@ -256,7 +253,7 @@ def page_csv(data, out):
     metrics = [metric.name for metric in data.metrics]
     writer.writerow(
         ["rank_in_archive_order", "model", *metrics, "uses_additional_data", "paper_date"]
-        + ["paper_title", "paper_url", "paper", "code", "n_code_links", *CSV_COUNTERS]
+        + ["paper_title", "paper_url", "paper", "code", "n_code_links", *ROW_COUNTERS]
     )
     for row in data.rows:
         document = data.row_document(row)
@@ -274,5 +271,5 @@ def page_csv(data, out):
                 row.code or "",
                 row.n_code_links,
             ]
-            + [block.get(name, "") for name in CSV_COUNTERS]
+            + [block.get(name, "") for name in ROW_COUNTERS]
         )

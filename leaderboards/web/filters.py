@@ -2,8 +2,8 @@
 
 import django_filters
 from django import forms
-from django.db.models import Q
 
+from leaderboards.format.rules import has_code_q
 from leaderboards.models import Row, RowVerification
 
 # "" and anything unrecognised read as "any": a stale or hand-edited link still works.
@@ -44,7 +44,7 @@ class RowFilter(django_filters.FilterSet):
         super().__init__(data, queryset, **kwargs)
 
     def filter_has_code(self, queryset, name, value):
-        with_code = Q(code__isnull=False) & ~Q(code="")
+        with_code = has_code_q()
         return queryset.filter(with_code if value else ~with_code)
 
     def filter_ran(self, queryset, name, value):

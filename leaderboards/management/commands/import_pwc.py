@@ -3,12 +3,14 @@ import os
 
 from django.core.management.base import BaseCommand, CommandError
 
+from leaderboards.format.rules import parse_date
 from leaderboards.ingest.archive import Importer, open_archive
+from leaderboards.management.report import write_report
 
 
 def _date(text):
     try:
-        return datetime.date.fromisoformat(text)
+        return parse_date(text)
     except ValueError:
         raise CommandError(f"--snapshot: expected a date YYYY-MM-DD, got {text!r}") from None
 
@@ -50,10 +52,7 @@ class Command(BaseCommand):
         if not report.tasks:
             raise CommandError(f"{file}: not a readable archive: no tasks (expected a JSON list)")
         load = report.load
-        for name, message in load.failed:
-            self.stderr.write(self.style.ERROR(f"{name}: {message}"))
-        for name, message in load.warnings:
-            self.stderr.write(self.style.WARNING(f"{name}: {message}"))
+        write_report(self, load)
         self.stdout.write(
             f"{report.tasks} tasks, {report.datasets} datasets, {report.tables} leaderboards "
             f"({report.empty_tables} empty tables skipped), {report.rows} rows; "
@@ -61,6 +60,8 @@ class Command(BaseCommand):
             f"{load.unchanged} unchanged, {load.older} older than stored, "
             f"{len(load.failed)} failed" + (" (dry run: nothing written)" if dry_run else "")
         )
+        if load.stopped:
+            raise CommandError(load.stopped)
         if load.failed:
             raise CommandError(f"{len(load.failed)} of {report.tables} leaderboards failed")
 

@@ -2,6 +2,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from leaderboards.ingest.loader import Loader
+from leaderboards.management.report import write_report
 
 
 class Command(BaseCommand):
@@ -20,10 +21,7 @@ class Command(BaseCommand):
         paths = paths or [settings.SEEDS_DIR]
         loader = Loader(dry_run=dry_run)
         report = loader.load(paths, progress=self._progress if verbosity else None)
-        for path, message in report.failed:
-            self.stderr.write(self.style.ERROR(f"{path}: {message}"))
-        for path, message in report.warnings:
-            self.stderr.write(self.style.WARNING(f"{path}: {message}"))
+        write_report(self, report)
         for path, field, stated, computed in report.differences:
             self.stdout.write(
                 self.style.WARNING(f"{path}: {field} stated {stated!r}, computed {computed!r}")
@@ -37,6 +35,8 @@ class Command(BaseCommand):
         if dry_run:
             summary += f" (dry run: nothing written; counts are what {verb} done)"
         self.stdout.write(summary)
+        if report.stopped:
+            raise CommandError(report.stopped)
         if report.failed:
             raise CommandError(f"{len(report.failed)} of {report.files} files failed to load")
 

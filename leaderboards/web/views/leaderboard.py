@@ -14,6 +14,7 @@ from django.db.models.functions import Coalesce
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from leaderboards.format.rules import n_samples
 from leaderboards.models import Leaderboard, Row
 from leaderboards.web.chart import build_chart
 from leaderboards.web.export import PageData, page_csv, page_json
@@ -94,7 +95,7 @@ def _history(leaderboard):
             rows_ran=Count("verifications", filter=Q(verifications__n_ran__gt=0)),
             n_ran=Coalesce(Sum("verifications__n_ran"), 0),
             n_samples=Coalesce(
-                Sum(F("verifications__n_ran") + F("verifications__n_unverified")), 0
+                Sum(n_samples(F("verifications__n_ran"), F("verifications__n_unverified"))), 0
             ),
         )
     )

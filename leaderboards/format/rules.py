@@ -1,0 +1,146 @@
+"""Rules of the data that more than one part of the site applies, each defined once.
+
+The page checker, the loader, the archive importer, the exports, the figures
+kept for lists and the synthetic page generator all import these, so a rule
+cannot drift between two copies.
+"""
+
+import datetime
+import json
+import re
+from collections import Counter
+
+from django.db.models import Q
+from django.utils.text import slugify
+
+# Slugs -----------------------------------------------------------------------
+
+
+def slug_for(text, fallback, limit=200):
+    """A slug made from a name: lower-case and hyphenated, at most `limit` long."""
+    return slugify(text or "")[:limit].strip("-") or fallback
+
+
+def free_slug(base, taken):
+    """`base`, or the first of `base-2`, `base-3`, ... that `taken` does not hold."""
+    slug, n = base, 1
+    while slug in taken:
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+# Dates -----------------------------------------------------------------------
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def parse_date(text):
+    """A YYYY-MM-DD date that is a real day; ValueError otherwise.
+
+    Stricter than date.fromisoformat, which also takes "20250728" and "2025-W31-1".
+    """
+    if isinstance(text, str) and _DATE.fullmatch(text):
+        try:
+            return datetime.date.fromisoformat(text)
+        except ValueError:
+            pass
+    raise ValueError(f"expected a date YYYY-MM-DD, found {text!r}")
+
+
+def is_date(text):
+    try:
+        parse_date(text)
+    except ValueError:
+        return False
+    return True
+
+
+def date_or_none(text):
+    """A checked page's date field: a date, or None for null."""
+    return None if text is None else parse_date(text)
+
+
+# Row counters (SPEC 1.1) -------------------------------------------------------
+
+ROW_COUNTERS = ("n_ran", "n_unverified", "n_samples", "n_pointer_only_licence")
+
+
+def n_samples(n_ran, n_unverified):
+    """Every harvested sample either ran or is unverified.
+
+    Works on numbers and on query expressions (F("n_ran")) alike.
+    """
+    return n_ran + n_unverified
+
+
+# JSON ----------------------------------------------------------------------------
+
+
+def compact_json(value):
+    """JSON as the page files come: no spaces, non-ASCII kept as it is."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+# Code ------------------------------------------------------------------------------
+
+# SPEC 1.1: `rows_with_code` counts rows with a `code` URL. Only an http(s) URL
+# is a link the site shows, so only that is code (the scheme ignoring case).
+CODE_SCHEMES = ("http://", "https://")
+
+
+def has_code(code):
+    return isinstance(code, str) and code[:8].lower().startswith(CODE_SCHEMES)
+
+
+def has_code_q(field="code"):
+    """has_code() as a query condition on a field holding a code URL."""
+    return Q(**{f"{field}__istartswith": CODE_SCHEMES[0]}) | Q(
+        **{f"{field}__istartswith": CODE_SCHEMES[1]}
+    )
+
+
+# A paper's identity ----------------------------------------------------------------
+
+_ARXIV = re.compile(
+    r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{4,5}|[a-z][a-z.-]*/\d{7})(?:v\d+)?(?:\.pdf)?/?$",
+    re.IGNORECASE,
+)
+
+
+def arxiv_id(url):
+    """The arXiv id of an abs or pdf URL, without its version; "" if not arXiv."""
+    match = _ARXIV.search((url or "").strip())
+    return match.group(1) if match else ""
+
+
+def paper_key(url):
+    """What makes two external paper URLs the same paper: the arXiv id, else the URL."""
+    url = (url or "").strip()
+    if not url:
+        return None
+    found = arxiv_id(url)
+    return f"arxiv:{found}" if found else f"url:{url.rstrip('/')}"
+
+
+def paper_identity(row):
+    """What makes two rows of a page the same paper.
+
+    Its paper page; else its external URL, an arXiv abs and pdf link being one
+    paper; else its title. None when the row names no paper at all.
+    """
+    return row["paper"] or paper_key(row["paper_url"]) or row["paper_title"] or None
+
+
+def row_keys(rows):
+    """A key per row that survives re-ranking: model and paper, numbered if repeated.
+
+    Editors' decisions about a row follow this key from one file to a newer one.
+    """
+    seen = Counter()
+    keys = []
+    for row in rows:
+        base = (row["model"], paper_identity(row) or "")
+        seen[base] += 1
+        keys.append((*base, seen[base]))
+    return keys

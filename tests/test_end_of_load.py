@@ -1,0 +1,309 @@
+"""A load that stops at its end, or on a full disk, is completed by running it again."""
+
+import json
+import signal
+import subprocess
+import sys
+
+import pytest
+from django.db import DatabaseError
+
+from leaderboards.ingest import writer
+from leaderboards.ingest.loader import Loader
+from leaderboards.models import Leaderboard, Row, UpkeepPending
+from leaderboards.upkeep import search
+from leaderboards.upkeep.cache import data_version
+from tests.conftest import ROOT, child_env, scaled_page
+
+BOARDS = 12
+CHUNK = 5
+
+
+def upkeep_state():
+    """What the end-of-load work keeps, and whether it equals a fresh rebuild (rolled back).
+
+    With the data version and the markers left; run here and in child processes.
+    """
+    from django.db import transaction
+
+    from leaderboards.models import Area, Dataset, Paper, SearchEntry, Task
+    from leaderboards.upkeep.figures import refresh_counts
+    from leaderboards.upkeep.search import refresh_index
+
+    def kept():
+        return {
+            "tasks": sorted(Task.objects.values_list("slug", "leaderboard_count", "row_count")),
+            "datasets": sorted(
+                Dataset.objects.values_list("slug", "leaderboard_count", "row_count")
+            ),
+            "areas": sorted(Area.objects.values_list("slug", "task_count", "leaderboard_count")),
+            "papers": sorted(Paper.objects.values_list("slug", "has_code", "verified")),
+            "search": sorted(SearchEntry.objects.values_list("kind", "name", "slug", "context")),
+        }
+
+    now = kept()
+    with transaction.atomic():
+        refresh_counts()
+        refresh_index()
+        fresh = kept()
+        transaction.set_rollback(True)
+    return {
+        "right": now == fresh,
+        "search_entries": len(now["search"]),
+        "version": data_version()[0],
+        "pending": UpkeepPending.objects.count(),
+    }
+
+
+CHECK = """
+import json
+import django
+django.setup()
+from tests.test_end_of_load import upkeep_state
+print(json.dumps(upkeep_state()))
+"""
+
+# The load in a child process; at the named end step it says so and waits to be killed.
+KILLED_AT = f"""
+import sys, time
+import django
+django.setup()
+from leaderboards.ingest import loader, writer
+writer.CHUNK = {CHUNK}
+step = sys.argv[2]
+def wait(*args, **kwargs):
+    print("in the end work", file=sys.stderr, flush=True)
+    time.sleep(60)
+if step == "index":
+    writer.search.refresh_index = wait
+else:
+    writer.bump_data_version = wait
+loader.Loader().load([sys.argv[1]])
+"""
+
+
+def write_boards(folder, seed_page):
+    folder.mkdir()
+    for index in range(BOARDS):
+        page = scaled_page(seed_page, 3)
+        page["url"] = f"/sota/board-{index:04d}"
+        page["task"] = {"name": f"Task {index % 4}", "url": f"/task/task-{index % 4}", "note": None}
+        (folder / f"board-{index:04d}.json").write_text(json.dumps(page))
+
+
+def child(database_url, *args):
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=child_env(database_url),
+        text=True, capture_output=True, timeout=120,
+    )  # fmt: skip
+
+
+def child_state(database_url):
+    result = child(database_url, "-c", CHECK)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("step", ["index", "version"])
+def test_a_load_killed_in_its_end_work_is_completed_by_the_same_command(
+    child_database_url, tmp_path, seed_page, step
+):
+    assert child(child_database_url, "manage.py", "migrate", "--noinput").returncode == 0
+    before = child_state(child_database_url)["version"]
+    folder = tmp_path / "pages"
+    write_boards(folder, seed_page)
+    process = subprocess.Popen(
+        [sys.executable, "-c", KILLED_AT, str(folder), step], cwd=ROOT,
+        env=child_env(child_database_url), text=True, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )  # fmt: skip
+    with process.stderr:
+        line = process.stderr.readline()
+        assert "in the end work" in line, line + process.stderr.read()
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+    killed = child_state(child_database_url)
+    # What the kill left: every page, but an index or a data version behind them.
+    assert not (killed["right"] and killed["version"] > before)
+    assert killed["pending"]
+
+    result = child(child_database_url, "manage.py", "load_seeds", str(folder))
+    assert result.returncode == 0, result.stderr
+    assert f"{BOARDS} files: 0 created, 0 updated, {BOARDS} unchanged" in result.stdout
+    assert "this run completed it" in result.stdout
+    after = child_state(child_database_url)
+    assert after["right"]
+    assert after["search_entries"] > killed["search_entries"] or step == "version"
+    assert after["version"] > before
+    assert after["pending"] == 0
+
+    # Once complete, a re-run has nothing left to do and says nothing of it.
+    result = child(child_database_url, "manage.py", "load_seeds", str(folder))
+    assert "completed" not in result.stdout
+    assert child_state(child_database_url)["version"] == after["version"]
+
+
+@pytest.mark.parametrize("step", ["refresh_counts", "refresh_index", "bump_data_version"])
+def test_a_failing_end_step_is_completed_by_the_next_run(
+    db, tmp_path, seed_page, monkeypatch, step
+):
+    folder = tmp_path / "pages"
+    write_boards(folder, seed_page)
+    before = data_version()[0]
+
+    def fail(*args, **kwargs):
+        raise DatabaseError("simulated failure")
+
+    owner = search if step == "refresh_index" else writer
+    with monkeypatch.context() as patched:
+        patched.setattr(owner, step, fail)
+        with pytest.raises(DatabaseError):
+            Loader().load([folder])
+    assert Leaderboard.objects.count() == BOARDS
+    assert UpkeepPending.objects.exists()
+
+    report = Loader().load([folder])
+    assert (report.unchanged, report.completed_earlier) == (BOARDS, True)
+    state = upkeep_state()
+    assert state["right"]
+    assert state["version"] > before
+    assert state["pending"] == 0
+
+
+def test_an_unchanged_load_with_nothing_pending_does_no_end_work(db, tmp_path, seed_page):
+    folder = tmp_path / "pages"
+    write_boards(folder, seed_page)
+    Loader().load([folder])
+    version = data_version()[0]
+    report = Loader().load([folder])
+    assert (report.unchanged, report.completed_earlier) == (BOARDS, False)
+    assert data_version()[0] == version
+
+
+# A full disk.
+
+DISK_FULL = f"""
+import sys
+import django
+django.setup()
+from django.core.management import execute_from_command_line
+from django.db import connection
+from leaderboards.ingest import writer
+writer.CHUNK = {CHUNK}
+written = writer.Writer._write_chunk
+def then_fill(self, sources):
+    written(self, sources)
+    # After the first chunk the database may not grow by a page more.
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA page_count")
+        cursor.execute(f"PRAGMA max_page_count = {{cursor.fetchone()[0]}}")
+writer.Writer._write_chunk = then_fill
+execute_from_command_line(["manage.py", "load_seeds", sys.argv[1]])
+"""
+
+COUNT = """
+import json
+import django
+django.setup()
+from leaderboards.models import Leaderboard, Row, UpkeepPending
+print(json.dumps([
+    sorted(Leaderboard.objects.values_list("slug", flat=True)),
+    Row.objects.count(),
+    UpkeepPending.objects.count(),
+]))
+"""
+
+
+def test_a_full_disk_on_sqlite_stops_the_load_and_says_so(
+    child_database_url, tmp_path, seed_page, settings
+):
+    if "sqlite" not in settings.DATABASES["default"]["ENGINE"]:
+        pytest.skip("max_page_count is SQLite's; PostgreSQL's case is classified below")
+    assert child(child_database_url, "manage.py", "migrate", "--noinput").returncode == 0
+    folder = tmp_path / "pages"
+    write_boards(folder, seed_page)
+
+    result = child(child_database_url, "-c", DISK_FULL, str(folder))
+    assert result.returncode == 1
+    second = folder / f"board-{CHUNK:04d}.json"
+    assert (
+        f"the disk is full: the database ({tmp_path / 'child.sqlite3'}) could not grow "
+        f"while writing {second} (and {CHUNK - 1} more of its chunk)"
+    ) in result.stderr
+    assert "run the same command again" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert "TransactionManagementError" not in result.stderr
+    # The first chunk is whole, the second not there at all, and the later ones not tried.
+    slugs, rows, pending = json.loads(child(child_database_url, "-c", COUNT).stdout)
+    assert slugs == [f"board-{index:04d}" for index in range(CHUNK)]
+    assert rows == CHUNK * 3
+    assert pending == 1
+
+    result = child(child_database_url, "manage.py", "load_seeds", str(folder))
+    assert result.returncode == 0, result.stderr
+    assert f"{BOARDS - CHUNK} created, 0 updated, {CHUNK} unchanged" in result.stdout
+    after = child_state(child_database_url)
+    assert after["right"]
+    assert after["pending"] == 0
+
+
+def _wrapped(cause):
+    """A driver error as Django raises it: its own class, the driver's as the cause."""
+    try:
+        try:
+            raise cause
+        except Exception as error:
+            raise DatabaseError(str(error)) from error
+    except DatabaseError as wrapped:
+        return wrapped
+
+
+def test_postgresql_disk_full_errors_are_recognised():
+    import psycopg
+
+    assert writer.is_disk_full(_wrapped(psycopg.errors.DiskFull("could not extend file")))
+    assert writer.is_disk_full(
+        _wrapped(
+            psycopg.errors.IoError(
+                'could not write to file "base/pgsql_tmp/pgsql_tmp1.0": No space left on device'
+            )
+        )
+    )
+    assert not writer.is_disk_full(_wrapped(psycopg.errors.UniqueViolation("duplicate key")))
+    assert not writer.is_disk_full(DatabaseError("simulated failure"))
+
+
+def test_sqlite_disk_full_errors_are_recognised():
+    import sqlite3
+
+    full = sqlite3.OperationalError("database or disk is full")
+    assert writer.is_disk_full(_wrapped(full))
+    assert not writer.is_disk_full(_wrapped(sqlite3.OperationalError("database is locked")))
+
+
+def test_a_full_disk_in_a_chunk_rolls_it_back_and_stops_the_load(
+    db, tmp_path, seed_page, monkeypatch
+):
+    import psycopg
+
+    folder = tmp_path / "pages"
+    write_boards(folder, seed_page)
+    real = writer._insert_rows
+    calls = []
+
+    def full_on_second_chunk(rows):
+        calls.append(len(rows))
+        if len(calls) == 2:
+            raise _wrapped(psycopg.errors.DiskFull("could not extend file"))
+        real(rows)
+
+    monkeypatch.setattr(writer, "CHUNK", CHUNK)
+    monkeypatch.setattr(writer, "_insert_rows", full_on_second_chunk)
+    report = Loader().load([folder])
+    assert report.stopped.startswith("the disk is full")
+    assert f"board-{CHUNK:04d}.json (and {CHUNK - 1} more of its chunk)" in report.stopped
+    # Not retried page by page: a full disk is no one page's fault.
+    assert len(calls) == 2
+    assert Leaderboard.objects.count() == CHUNK
+    assert Row.objects.count() == CHUNK * 3
+    assert report.created == CHUNK
