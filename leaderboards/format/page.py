@@ -2,12 +2,21 @@
 
 `read_page` turns bytes into a checked page dict or raises `PageError` naming
 the JSON path and what is wrong there; nothing here touches the database.
+
+Every value that passes can be stored and served again: besides the shape
+SPEC 1 asks for, `check_values` refuses what a database or Python cannot hold
+or re-encode (see the limits below), wherever in the file it stands.
 """
 
 import datetime
+import decimal
+import functools
 import hashlib
 import json
+import math
 import re
+
+from django.apps import apps
 
 PAGE_KEYS = (
     "url", "task", "dataset", "category", "categories", "category_note",
@@ -29,13 +38,39 @@ _PATHS = {
     "dataset": re.compile(rf"/dataset/({_SLUG})"),
     "paper": re.compile(rf"/paper/({_SLUG})"),
 }
-# Only a \\uD800-\\uDFFF escape can put a surrogate into parsed JSON.
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 # No real page comes near these; past them a file is broken or hostile.
 MAX_FILE_BYTES = 32 * 1024 * 1024
 MAX_STRING = 100_000
 MAX_INTEGER = 2**31 - 1  # the database's integer columns
+# Anywhere in a file, verbatim blocks and unknown fields included. A real page
+# is 5 levels deep; Python re-encodes a stored block recursively, so a value
+# some 1,000 levels deep loads and then fails every page that shows it.
+MAX_DEPTH = 64
+# Any other integer, kept verbatim: what a 64-bit column or reader can hold.
+INTEGER_RANGE = (-(2**63), 2**63 - 1)
+# Moments and dates a page may state, checked in UTC. Python's datetime ends at
+# years 1 and 9999 and the databases store UTC, so a moment near either end
+# (0001-01-01T00:00:00+01:00 is year 0 in UTC) loads and then cannot be read
+# back; this range keeps far from both ends and holds any real snapshot or paper.
+EARLIEST = datetime.datetime(1900, 1, 1, tzinfo=datetime.UTC)
+LATEST = datetime.datetime(9000, 12, 31, 23, 59, 59, 999999, tzinfo=datetime.UTC)
+
+# The column each stored string lands in: its length limit is that column's
+# max_length, so each limit has one home, the model.
+COLUMNS = {
+    "slug": ("Leaderboard", "slug"),
+    "task": ("Task", "slug"),
+    "dataset": ("Dataset", "slug"),
+    "paper": ("Paper", "slug"),
+    "task.name": ("Task", "name"),
+    "dataset.name": ("Dataset", "name"),
+    "area": ("Area", "name"),
+    "description_from": ("Leaderboard", "description_from"),
+    "metric": ("Metric", "name"),
+    "direction": ("Metric", "source_direction"),
+    "read_at": ("SyntologySnapshot", "read_at_text"),
+}
 
 
 class PageError(ValueError):
@@ -47,10 +82,18 @@ class PageError(ValueError):
         self.message = message
 
 
+@functools.cache
+def column_limit(column):
+    """The max_length of the column a page value of this kind is stored in."""
+    model, field = COLUMNS[column]
+    return apps.get_model("leaderboards", model)._meta.get_field(field).max_length
+
+
 def _type_name(value):
     return {
         dict: "an object", list: "a list", str: "a string", bool: "true/false",
         int: "an integer", float: "a number", type(None): "null",
+        decimal.Decimal: "a number",
     }.get(type(value), type(value).__name__)  # fmt: skip
 
 
@@ -67,7 +110,7 @@ def _object(value, path, required, optional=(), extra_ok=False):
     return unknown
 
 
-def _string(value, path, nullable=False, non_empty=False):
+def _string(value, path, nullable=False, non_empty=False, column=None):
     if value is None and nullable:
         return None
     if not isinstance(value, str):
@@ -80,7 +123,18 @@ def _string(value, path, nullable=False, non_empty=False):
     if "\x00" in value:
         # PostgreSQL text cannot hold NUL.
         raise PageError(path, "contains a NUL character")
+    if column is not None:
+        _fits(value, path, column)
     return value
+
+
+def _fits(text, path, column):
+    limit = column_limit(column)
+    if len(text) > limit:
+        model, field = COLUMNS[column]
+        raise PageError(
+            path, f"{len(text):,} characters is over the {limit} a {model} {field} holds"
+        )
 
 
 def _integer(value, path, minimum=0):
@@ -106,8 +160,13 @@ def _site_path(value, path, kind, nullable=False):
         return None
     match = _PATHS[kind].fullmatch(text)
     if not match:
-        raise PageError(path, f"expected a path like /{kind}/<slug>, found {text!r}")
+        raise PageError(path, f"expected a path like /{kind}/<slug>, found {_short(text)!r}")
+    _fits(match.group(1), path, "slug" if kind == "sota" else kind)
     return match.group(1)
+
+
+def _short(text, limit=80):
+    return text if len(text) <= limit else f"{text[:limit]}..."
 
 
 def _date(value, path):
@@ -116,20 +175,34 @@ def _date(value, path):
         return None
     if _DATE.fullmatch(text):
         try:
-            return datetime.date.fromisoformat(text)
+            day = datetime.date.fromisoformat(text)
         except ValueError:
             pass
-    raise PageError(path, f"expected a date YYYY-MM-DD or null, found {text!r}")
+        else:
+            if not EARLIEST.date() <= day <= LATEST.date():
+                raise PageError(path, f"date {text} is outside {_range_text()}")
+            return day
+    raise PageError(path, f"expected a date YYYY-MM-DD or null, found {_short(text)!r}")
+
+
+def _range_text():
+    return f"{EARLIEST.date()} to {LATEST.date()} (UTC)"
 
 
 def parse_timestamp(value, path):
-    text = _string(value, path, non_empty=True)
+    text = _string(value, path, non_empty=True, column="read_at")
     try:
         moment = datetime.datetime.fromisoformat(text)
     except ValueError:
         raise PageError(path, f"expected an ISO 8601 timestamp, found {text!r}") from None
     if moment.tzinfo is None:
         raise PageError(path, f"timestamp {text!r} has no time zone")
+    try:
+        in_utc = moment.astimezone(datetime.UTC)
+    except OverflowError:
+        in_utc = None  # past year 1 or 9999 in UTC: out of range below
+    if in_utc is None or not EARLIEST <= in_utc <= LATEST:
+        raise PageError(path, f"timestamp {text} is outside {_range_text()}")
     return moment
 
 
@@ -163,7 +236,7 @@ def _check_metrics(page):
     if not isinstance(names, list):
         raise PageError("metrics", f"expected a list, found {_type_name(names)}")
     for index, name in enumerate(names):
-        _string(name, f"metrics[{index}]", non_empty=True)
+        _string(name, f"metrics[{index}]", non_empty=True, column="metric")
         if name in names[:index]:
             raise PageError(f"metrics[{index}]", f"metric {name!r} is listed twice")
     directions = page["metric_direction"]
@@ -183,7 +256,7 @@ def _check_metrics(page):
         raise PageError("metric_direction.by_metric", what)
     warnings = []
     for name, value in by_metric.items():
-        _string(value, f"metric_direction.by_metric.{name}", nullable=True)
+        _string(value, f"metric_direction.by_metric.{name}", nullable=True, column="direction")
         if value is not None and value not in KNOWN_DIRECTIONS:
             warnings.append(
                 f"metric_direction.by_metric.{name}: unknown direction {value!r} "
@@ -234,23 +307,23 @@ def check_page(page):
     warnings = [f"(top level): unknown field {key!r} kept as written" for key in unknown]
     _site_path(page["url"], "url", "sota")
     _object(page["task"], "task", ("name", "url", "note"))
-    _string(page["task"]["name"], "task.name", non_empty=True)
+    _string(page["task"]["name"], "task.name", non_empty=True, column="task.name")
     _site_path(page["task"]["url"], "task.url", "task")
     _string(page["task"]["note"], "task.note", nullable=True)
     _object(page["dataset"], "dataset", ("name", "url"))
-    _string(page["dataset"]["name"], "dataset.name", non_empty=True)
+    _string(page["dataset"]["name"], "dataset.name", non_empty=True, column="dataset.name")
     _site_path(page["dataset"]["url"], "dataset.url", "dataset")
-    _string(page["category"], "category", nullable=True)
+    _string(page["category"], "category", nullable=True, column="area")
     categories = page["categories"]
     if not isinstance(categories, list):
         raise PageError("categories", f"expected a list, found {_type_name(categories)}")
     for index, name in enumerate(categories):
-        _string(name, f"categories[{index}]", non_empty=True)
+        _string(name, f"categories[{index}]", non_empty=True, column="area")
         if name in categories[:index]:
             raise PageError(f"categories[{index}]", f"area {name!r} is listed twice")
     _string(page["category_note"], "category_note", nullable=True)
     _string(page["description"], "description", nullable=True)
-    _string(page["description_from"], "description_from", nullable=True)
+    _string(page["description_from"], "description_from", nullable=True, column="description_from")
     _object(page["source"], "source", ("rows_withheld_as_spam",), extra_ok=True)
     _integer(page["source"]["rows_withheld_as_spam"], "source.rows_withheld_as_spam")
     metric_names, direction_warnings = _check_metrics(page)
@@ -287,39 +360,97 @@ def read_page(data):
     except UnicodeDecodeError as error:
         raise PageError("(file)", f"not UTF-8 text (byte {error.start})") from None
     try:
-        page = json.loads(text)
+        # Numbers Python would turn into NaN, infinity or an integer too long to
+        # convert become markers, refused below with their JSON path.
+        page = json.loads(
+            text, parse_constant=_Refused.constant, parse_float=_float, parse_int=_int
+        )
     except json.JSONDecodeError as error:
         raise PageError(
             "(file)", f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}"
         ) from None
     except RecursionError:
-        raise PageError("(file)", "JSON nested too deeply") from None
-    if _SURROGATE_ESCAPE.search(text):
-        check_unicode(page)
+        raise PageError("(file)", f"nested deeper than {MAX_DEPTH} levels") from None
+    check_values(page)
     warnings = check_page(page)
     return page, hashlib.sha256(data).hexdigest(), warnings
 
 
-def check_unicode(page):
-    """Refuse lone surrogates, which JSON escapes allow and no database stores."""
-    stack = [("(top level)", page)]
+class _Refused:
+    """A JSON number that cannot be stored and served, kept until its path is known."""
+
+    def __init__(self, reason):
+        self.reason = reason
+
+    @classmethod
+    def constant(cls, name):
+        return cls(f"{name} is not a finite number; a page's JSON cannot carry it")
+
+
+def _float(text):
+    number = float(text)
+    if math.isinf(number):
+        return _Refused(f"{_short(text, 20)} is beyond the range of a 64-bit float")
+    return number
+
+
+def _int(text):
+    # Past 20 digits no integer fits in 64 bits, and past 4,300 Python refuses
+    # to convert it at all (a ValueError that named no file).
+    if len(text.lstrip("-")) > 19:
+        return _Refused(f"integer beyond 64 bits ({len(text.lstrip('-')):,} digits)")
+    return int(text)
+
+
+def check_values(page):
+    """Refuse any value that cannot be stored and re-encoded, anywhere in a page.
+
+    The walk is iterative, so a deep file cannot exhaust the stack here, and it
+    also checks pages a program built (the archive's, with Decimal numbers).
+    """
+    stack = [("(top level)", page, 0)]
     while stack:
-        path, value = stack.pop()
-        if isinstance(value, dict):
-            for key, item in value.items():
-                _encodable(key, path)
-                stack.append((f"{path}.{key}" if path != "(top level)" else key, item))
-        elif isinstance(value, list):
-            stack.extend((f"{path}[{index}]", item) for index, item in enumerate(value))
-        elif isinstance(value, str):
-            _encodable(value, path)
+        path, value, depth = stack.pop()
+        if isinstance(value, dict | list):
+            if depth >= MAX_DEPTH:
+                raise PageError(path, f"nested deeper than {MAX_DEPTH} levels")
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    _value(key, path)
+                    child = f"{path}.{key}" if path != "(top level)" else key
+                    stack.append((child, item, depth + 1))
+            else:
+                stack.extend(
+                    (f"{path}[{index}]", item, depth + 1) for index, item in enumerate(value)
+                )
+        else:
+            _value(value, path)
 
 
-def _encodable(value, path):
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise PageError(path, "contains a lone surrogate: not valid Unicode") from None
+def _value(value, path):
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise PageError(path, "contains a lone surrogate: not valid Unicode") from None
+    elif isinstance(value, bool) or value is None:
+        pass
+    elif isinstance(value, int):
+        if not INTEGER_RANGE[0] <= value <= INTEGER_RANGE[1]:
+            raise PageError(path, f"integer beyond 64 bits ({value.bit_length():,} bits)")
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise PageError(path, f"{value} is not a finite number; a page's JSON cannot carry it")
+    elif isinstance(value, _Refused):
+        raise PageError(path, value.reason)
+    elif isinstance(value, decimal.Decimal):
+        # The archive's numbers: a page keeps them as text (see ingest.archive),
+        # so one that is still a number here has no place to go.
+        if not value.is_finite():
+            raise PageError(path, f"{value} is not a finite number; a page's JSON cannot carry it")
+        raise PageError(path, f"the number {_short(str(value), 20)} where the page has text")
+    else:
+        raise PageError(path, f"{_type_name(value)} is not a JSON value")
 
 
 def slug_of(site_path):

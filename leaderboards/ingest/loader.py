@@ -13,7 +13,6 @@ import itertools
 import json
 from collections import Counter
 from functools import partial
-from pathlib import Path
 
 from django.db import DatabaseError, connection, transaction
 from django.db.models import DateField
@@ -25,13 +24,13 @@ from leaderboards.format.page import (
     ROW_KEYS,
     PageError,
     check_page,
-    check_size,
-    check_unicode,
+    check_values,
     parse_timestamp,
     read_page,
     slug_of,
 )
 from leaderboards.format.values import parse_metric_value
+from leaderboards.ingest.files import page_files, read_file
 from leaderboards.models import (
     Area,
     Dataset,
@@ -66,22 +65,6 @@ class LoadReport:
     @property
     def files(self):
         return self.created + self.updated + self.unchanged + self.older + len(self.failed)
-
-
-def page_files(paths):
-    """Every regular, non-hidden file under the given files and folders, sorted."""
-    found = []
-    for path in map(Path, paths):
-        if path.is_dir():
-            found.extend(
-                child
-                for child in path.rglob("*")
-                if child.is_file()
-                and not any(part.startswith(".") for part in child.relative_to(path).parts)
-            )
-        else:
-            found.append(path)
-    return sorted(found)
 
 
 def row_keys(rows):
@@ -174,19 +157,26 @@ def _papers_for(rows):
 
 def _read_file(path):
     try:
-        # Refuse an oversized file before reading it into memory.
-        check_size(path.stat().st_size)
-        data = path.read_bytes()
-    except OSError as error:
-        raise PageError("(file)", f"cannot read: {error.strerror}") from None
-    return read_page(data)
+        return read_page(read_file(path))
+    except PageError:
+        raise
+    except (RecursionError, ValueError) as error:
+        # The checks are meant to leave nothing for Python to choke on; should
+        # one slip through, this file fails alone, by name, and the batch goes on.
+        raise PageError("(file)", f"cannot be read as a page: {error!r}") from None
 
 
 def _check_built(page):
     """Check a page dict as if read from a file; its hash is that of its JSON."""
-    check_unicode(page)
-    data = json.dumps(page, ensure_ascii=False, separators=(",", ":")).encode()
-    return page, hashlib.sha256(data).hexdigest(), check_page(page)
+    try:
+        check_values(page)
+        warnings = check_page(page)
+        data = json.dumps(page, ensure_ascii=False, separators=(",", ":")).encode()
+    except PageError:
+        raise
+    except (RecursionError, ValueError, TypeError) as error:
+        raise PageError("(page)", f"cannot be stored as a page: {error!r}") from None
+    return page, hashlib.sha256(data).hexdigest(), warnings
 
 
 def _date(text):
