@@ -133,7 +133,7 @@ def _fits(text, path, column):
     if len(text) > limit:
         model, field = COLUMNS[column]
         raise PageError(
-            path, f"{len(text):,} characters is over the {limit} a {model} {field} holds"
+            path, f"{len(text):,} characters, over the {limit} its column ({model}.{field}) holds"
         )
 
 
@@ -363,7 +363,11 @@ def read_page(data):
         # Numbers Python would turn into NaN, infinity or an integer too long to
         # convert become markers, refused below with their JSON path.
         page = json.loads(
-            text, parse_constant=_Refused.constant, parse_float=_float, parse_int=_int
+            text,
+            object_pairs_hook=_pairs,
+            parse_constant=_Refused.constant,
+            parse_float=_float,
+            parse_int=_int,
         )
     except json.JSONDecodeError as error:
         raise PageError(
@@ -387,6 +391,17 @@ class _Refused:
         return cls(f"{name} is not a finite number; a page's JSON cannot carry it")
 
 
+def _pairs(pairs):
+    # JSON leaves a repeated key's meaning to the reader: Python keeps the last,
+    # other readers the first, so the page shown would not be the file's for all.
+    found = dict(pairs)
+    if len(found) < len(pairs):
+        seen = set()
+        key = next(key for key, _ in pairs if key in seen or seen.add(key))
+        return _Refused(f"key {_short(key)!r} appears twice in one object")
+    return found
+
+
 def _float(text):
     number = float(text)
     if math.isinf(number):
@@ -397,8 +412,8 @@ def _float(text):
 def _int(text):
     # Past 20 digits no integer fits in 64 bits, and past 4,300 Python refuses
     # to convert it at all (a ValueError that named no file).
-    if len(text.lstrip("-")) > 19:
-        return _Refused(f"integer beyond 64 bits ({len(text.lstrip('-')):,} digits)")
+    if len(text.lstrip("-")) > 20:
+        return _Refused(f"integer of {len(text.lstrip('-')):,} digits is beyond 64 bits")
     return int(text)
 
 
@@ -437,7 +452,9 @@ def _value(value, path):
         pass
     elif isinstance(value, int):
         if not INTEGER_RANGE[0] <= value <= INTEGER_RANGE[1]:
-            raise PageError(path, f"integer beyond 64 bits ({value.bit_length():,} bits)")
+            # str() of an integer past 4,300 digits is itself an error.
+            shown = str(value) if value.bit_length() < 4000 else f"of {value.bit_length():,} bits"
+            raise PageError(path, f"integer {_short(shown, 30)} is beyond 64 bits")
     elif isinstance(value, float):
         if not math.isfinite(value):
             raise PageError(path, f"{value} is not a finite number; a page's JSON cannot carry it")
