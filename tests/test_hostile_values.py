@@ -8,10 +8,14 @@ NaN), or aborted the whole batch naming no file (a 5,000-digit integer).
 
 import copy
 import decimal
+import io
+import json
 import shutil
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.test import Client
 
 from leaderboards.ingest.loader import Loader
@@ -165,3 +169,41 @@ def test_a_built_page_with_a_value_that_cannot_be_served_is_refused_alone(db, se
     assert dict(report.failed) == {name: message for name, (_, message) in BUILT.items()}
     assert report.created == 1
     assert Leaderboard.objects.get().slug == SEED_SLUG
+
+
+def test_an_archive_table_with_a_value_that_cannot_be_served_is_refused_alone(
+    db, tmp_path, monkeypatch
+):
+    """Through import_pwc: the bad tables fail with their paths, the good one imports.
+
+    Before, a 5,000-digit integer crashed the importer's parser (a segfault)
+    and 100,000 levels of nesting took it past its memory.
+    """
+    from tests.test_import import row, table, task
+
+    deep_title = "[" * 100_000 + "]" * 100_000
+    good = table("PTB", [row("A", {"F1": "1"})])
+    deep = table("WSJ", [row("B", {"F1": "2"}, code=["https://example.org"])])
+    deep["sota"]["rows"][0]["code_links"][0]["title"] = "@@DEEP@@"
+    long_name = table("N" * 501, [row("C", {"F1": "3"})])
+    huge = table("CTB", [row("D", {"F1": "@@HUGE@@"})])
+    text = json.dumps([task("Parsing", [good, deep, long_name, huge])])
+    text = text.replace('"@@DEEP@@"', deep_title).replace('"@@HUGE@@"', "7" * 5000)
+    path = tmp_path / "archive.json"
+    path.write_text(text)
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("import_pwc", str(path), "--snapshot=2025-07-28", stdout=out, stderr=err)
+    lines = err.getvalue().splitlines()
+    assert any(
+        line.startswith("parsing-on-wsj: rows[0].code_links[0].title[0][0]")
+        and line.endswith("nested deeper than 64 levels")
+        for line in lines
+    ), lines
+    assert any(
+        line.startswith("parsing-on-nnnn") and "dataset.name: 501 characters" in line
+        for line in lines
+    ), lines
+    # The integer the dump wrote bare is kept as its digits, as every number is.
+    assert Leaderboard.objects.get(slug="parsing-on-ctb").rows.get().values.get().raw == "7" * 5000
+    assert Leaderboard.objects.filter(slug="parsing-on-ptb").exists()

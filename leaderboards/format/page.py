@@ -124,11 +124,11 @@ def _string(value, path, nullable=False, non_empty=False, column=None):
         # PostgreSQL text cannot hold NUL.
         raise PageError(path, "contains a NUL character")
     if column is not None:
-        _fits(value, path, column)
+        check_length(value, path, column)
     return value
 
 
-def _fits(text, path, column):
+def check_length(text, path, column):
     limit = column_limit(column)
     if len(text) > limit:
         model, field = COLUMNS[column]
@@ -161,7 +161,7 @@ def _site_path(value, path, kind, nullable=False):
     match = _PATHS[kind].fullmatch(text)
     if not match:
         raise PageError(path, f"expected a path like /{kind}/<slug>, found {_short(text)!r}")
-    _fits(match.group(1), path, "slug" if kind == "sota" else kind)
+    check_length(match.group(1), path, "slug" if kind == "sota" else kind)
     return match.group(1)
 
 
@@ -365,7 +365,7 @@ def read_page(data):
         page = json.loads(
             text,
             object_pairs_hook=_pairs,
-            parse_constant=_Refused.constant,
+            parse_constant=Refused.constant,
             parse_float=_float,
             parse_int=_int,
         )
@@ -380,7 +380,7 @@ def read_page(data):
     return page, hashlib.sha256(data).hexdigest(), warnings
 
 
-class _Refused:
+class Refused:
     """A JSON number that cannot be stored and served, kept until its path is known."""
 
     def __init__(self, reason):
@@ -398,14 +398,14 @@ def _pairs(pairs):
     if len(found) < len(pairs):
         seen = set()
         key = next(key for key, _ in pairs if key in seen or seen.add(key))
-        return _Refused(f"key {_short(key)!r} appears twice in one object")
+        return Refused(f"key {_short(key)!r} appears twice in one object")
     return found
 
 
 def _float(text):
     number = float(text)
     if math.isinf(number):
-        return _Refused(f"{_short(text, 20)} is beyond the range of a 64-bit float")
+        return Refused(f"{_short(text, 20)} is beyond the range of a 64-bit float")
     return number
 
 
@@ -413,7 +413,7 @@ def _int(text):
     # Past 20 digits no integer fits in 64 bits, and past 4,300 Python refuses
     # to convert it at all (a ValueError that named no file).
     if len(text.lstrip("-")) > 20:
-        return _Refused(f"integer of {len(text.lstrip('-')):,} digits is beyond 64 bits")
+        return Refused(f"integer of {len(text.lstrip('-')):,} digits is beyond 64 bits")
     return int(text)
 
 
@@ -458,7 +458,7 @@ def _value(value, path):
     elif isinstance(value, float):
         if not math.isfinite(value):
             raise PageError(path, f"{value} is not a finite number; a page's JSON cannot carry it")
-    elif isinstance(value, _Refused):
+    elif isinstance(value, Refused):
         raise PageError(path, value.reason)
     elif isinstance(value, decimal.Decimal):
         # The archive's numbers: a page keeps them as text (see ingest.archive),

@@ -20,6 +20,7 @@ import dataclasses
 import datetime
 import gzip
 import re
+import sys
 from decimal import Decimal
 
 import ijson
@@ -27,7 +28,7 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from leaderboards.format import derive
-from leaderboards.format.page import slug_of
+from leaderboards.format.page import MAX_DEPTH, PageError, Refused, check_length, slug_of
 from leaderboards.ingest.loader import Loader, _date
 from leaderboards.models import (
     Area,
@@ -86,11 +87,88 @@ def read_tasks(stream):
     """The archive's top-level tasks, one parsed at a time."""
     # Numbers stay Decimal: str() of one gives back the digits as the file had them.
     try:
-        for index, task in enumerate(ijson.items(stream, "item")):
-            _check_task(task, f"[{index}]")
-            yield task
+        with _any_integer():
+            for index, task in enumerate(_items(ijson.basic_parse(stream))):
+                _check_task(task, f"[{index}]")
+                yield task
     except ijson.JSONError as error:
         raise ArchiveError(f"invalid JSON: {error}") from None
+
+
+@contextlib.contextmanager
+def _any_integer():
+    """Let the parser convert an integer of any length; the page check refuses it.
+
+    ijson's C parser converts integer literals itself and crashes the process
+    (a segfault, not an exception) on one past Python's 4,300-digit limit.
+    """
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(limit)
+
+
+_OPEN = {"start_map": dict, "start_array": list}
+_CLOSE = {"end_map", "end_array"}
+
+
+def _items(events):
+    """The items of the top-level array, built from parse events.
+
+    ijson.items() keeps a prefix string per level, so its memory grows with the
+    square of the nesting (4 GB at 40,000 levels). Here a value nested past the
+    page limit is kept as a marker that the page check refuses with its path.
+    """
+    stack, key = [], None
+    for event, value in events:
+        if event == "map_key":
+            key = value
+            continue
+        if event in _CLOSE:
+            done = stack.pop()
+            if isinstance(done, _Skipped):
+                done.depth -= 1
+                if done.depth:
+                    stack.append(done)
+                    continue
+            if len(stack) == 1:
+                yield done
+            continue
+        if not stack:
+            if event != "start_array":
+                raise ArchiveError("expected a list of tasks")
+            stack.append([])
+            continue
+        parent = stack[-1]
+        if isinstance(parent, _Skipped):
+            parent.depth += event in _OPEN
+            continue
+        if event in _OPEN:
+            child = _OPEN[event]() if len(stack) <= MAX_DEPTH else _Skipped()
+        else:
+            child = value
+        if len(stack) == 1:
+            # A task: yielded when whole, never kept in the top-level list.
+            if event not in _OPEN:
+                yield child
+        elif isinstance(parent, dict):
+            parent[key] = child
+        else:
+            parent.append(child)
+        if event in _OPEN:
+            stack.append(child)
+    if stack:
+        raise ArchiveError("invalid JSON: the document ends inside a value")
+
+
+class _Skipped(Refused):
+    """A value nested past the limit, not built: its events are counted and dropped."""
+
+    def __init__(self):
+        super().__init__(f"nested deeper than {MAX_DEPTH} levels")
+        self.depth = 1
 
 
 def _check_task(task, path):
@@ -241,30 +319,35 @@ class Importer:
         link = task.get("source_link")
         if name not in self.task_meta:
             self.report.tasks += 1
-        self.task_meta.setdefault(
-            name,
-            {
-                "slug": slug,
-                "parent": parent,
-                "areas": areas,
-                "fields": {
-                    "description": task.get("description") or "",
-                    "synonyms": list(task.get("synonyms") or []),
-                    "source_link": (link.get("url") or "") if isinstance(link, dict) else "",
+        # A name too long to store: the task is not written, and its tables are
+        # refused by the page check, each with its path.
+        fits = self._fits(name, "task.name")
+        if fits:
+            self.task_meta.setdefault(
+                name,
+                {
+                    "slug": slug,
+                    "parent": parent,
+                    "areas": areas,
+                    "fields": {
+                        "description": task.get("description") or "",
+                        "synonyms": list(task.get("synonyms") or []),
+                        "source_link": (link.get("url") or "") if isinstance(link, dict) else "",
+                    },
                 },
-            },
-        )
+            )
         for dataset in task.get("datasets") or []:
             yield from self._dataset_pages(task, slug, areas, dataset, parent=None)
         for subtask in task.get("subtasks") or []:
-            yield from self._task_pages(subtask, parent=name, inherited_areas=areas)
+            parent = name if fits else None
+            yield from self._task_pages(subtask, parent=parent, inherited_areas=areas)
 
     def _dataset_pages(self, task, task_slug, areas, dataset, parent):
         own = dataset.get("dataset") or dataset.get("subdataset") or ""
         name = f"{parent} ({own})" if parent else own
         slug = self._dataset_slug(name)
         links = dataset.get("dataset_links") or []
-        if name not in self.dataset_meta:
+        if name not in self.dataset_meta and self._fits(name, "dataset.name"):
             self.report.datasets += 1
             self.dataset_meta[name] = {
                 "slug": slug,
@@ -360,6 +443,15 @@ class Importer:
             "code_links": code_links,
             **extra,
         }
+
+    def _fits(self, name, column):
+        """Whether a name fits its column; if not, the load reports it, named."""
+        try:
+            check_length(name, column, column)
+        except PageError as error:
+            self.loader.report.failed.append((f"archive name {name[:40]!r}...", str(error)))
+            return False
+        return True
 
     # Slugs -------------------------------------------------------------------
 
