@@ -169,7 +169,8 @@ def _short(text, limit=80):
     return text if len(text) <= limit else f"{text[:limit]}..."
 
 
-def _date(value, path):
+def parse_date(value, path):
+    """A date YYYY-MM-DD in the stated range, or None for null."""
     text = _string(value, path, nullable=True)
     if text is None:
         return None
@@ -218,7 +219,7 @@ def _check_row(row, path, metric_names):
             raise PageError(f"{path}.metrics", f"{name!r} is not one of the page's metrics")
         _string(value, f"{path}.metrics.{name}", nullable=True)
     _boolean(row["uses_additional_data"], f"{path}.uses_additional_data")
-    _date(row["paper_date"], f"{path}.paper_date")
+    parse_date(row["paper_date"], f"{path}.paper_date")
     _site_path(row["paper"], f"{path}.paper", "paper", nullable=True)
     _string(row["paper_url"], f"{path}.paper_url", nullable=True)
     _string(row["paper_title"], f"{path}.paper_title", nullable=True)
@@ -381,7 +382,7 @@ def read_page(data):
 
 
 class Refused:
-    """A JSON number that cannot be stored and served, kept until its path is known."""
+    """A value refused while parsing, left in its place until the walk knows its path."""
 
     def __init__(self, reason):
         self.reason = reason
@@ -430,14 +431,14 @@ def check_values(page):
             if depth >= MAX_DEPTH:
                 raise PageError(path, f"nested deeper than {MAX_DEPTH} levels")
             if isinstance(value, dict):
+                children = []
                 for key, item in value.items():
                     _value(key, path)
-                    child = f"{path}.{key}" if path != "(top level)" else key
-                    stack.append((child, item, depth + 1))
+                    children.append((f"{path}.{key}" if path != "(top level)" else key, item))
             else:
-                stack.extend(
-                    (f"{path}[{index}]", item, depth + 1) for index, item in enumerate(value)
-                )
+                children = [(f"{path}[{index}]", item) for index, item in enumerate(value)]
+            # Reversed onto the stack, so the first problem in the file is the one named.
+            stack.extend((child, item, depth + 1) for child, item in reversed(children))
         else:
             _value(value, path)
 

@@ -17,7 +17,6 @@ existing page the same URL.
 
 import contextlib
 import dataclasses
-import datetime
 import gzip
 import re
 import sys
@@ -28,7 +27,14 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from leaderboards.format import derive
-from leaderboards.format.page import MAX_DEPTH, PageError, Refused, check_length, slug_of
+from leaderboards.format.page import (
+    MAX_DEPTH,
+    PageError,
+    Refused,
+    check_length,
+    parse_date,
+    slug_of,
+)
 from leaderboards.ingest.loader import Loader, _date
 from leaderboards.models import (
     Area,
@@ -213,14 +219,11 @@ def _text(value):
 
 
 def _is_date(text):
-    """YYYY-MM-DD and a real day, as the page format requires."""
-    if not isinstance(text, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-        return False
+    """A date a page's paper_date may hold (the page format's rule)."""
     try:
-        datetime.date.fromisoformat(text)
-    except ValueError:
+        return isinstance(text, str) and parse_date(text, "paper_date") is not None
+    except PageError:
         return False
-    return True
 
 
 class Slugs:
