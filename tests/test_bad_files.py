@@ -36,7 +36,7 @@ EXPECTED = {
     "missing-row-model.json": "rows[7]: missing field 'model'",
     "missing-syntology.json": "(top level): missing field 'syntology'",
     "huge-string.json": "rows[0].model: string of 150,000 characters is over 100,000",
-    "huge-integer.json": "rows[0].n_code_links: integer of 21 digits is beyond 64 bits",
+    "huge-integer.json": "rows[0].n_code_links: integer 100000000000000000000 is beyond 64 bits",
     "deep-nesting.json": "(file): nested deeper than 64 levels",
     "duplicate-rank.json": "rows[21].rank_in_archive_order: rank 1 appears twice",
     "not-a-page.json": "(top level): missing field 'url'",

@@ -77,7 +77,9 @@ class PageError(ValueError):
     """A page file that cannot be loaded: where in the JSON, and why."""
 
     def __init__(self, path, message):
-        super().__init__(f"{path}: {message}")
+        # One readable line, whatever the file holds: a key or value it echoes
+        # may be a megabyte long.
+        super().__init__(f"{_short(path, 400)}: {_short(message, 400)}")
         self.path = path
         self.message = message
 
@@ -305,7 +307,7 @@ def _check_since_archive(block):
 def check_page(page):
     """Check a parsed page against SPEC 1; return warnings, raise PageError."""
     unknown = _object(page, "(top level)", PAGE_KEYS, extra_ok=True)
-    warnings = [f"(top level): unknown field {key!r} kept as written" for key in unknown]
+    warnings = [f"(top level): unknown field {_short(key)!r} kept as written" for key in unknown]
     _site_path(page["url"], "url", "sota")
     _object(page["task"], "task", ("name", "url", "note"))
     _string(page["task"]["name"], "task.name", non_empty=True, column="task.name")
@@ -361,15 +363,7 @@ def read_page(data):
     except UnicodeDecodeError as error:
         raise PageError("(file)", f"not UTF-8 text (byte {error.start})") from None
     try:
-        # Numbers Python would turn into NaN, infinity or an integer too long to
-        # convert become markers, refused below with their JSON path.
-        page = json.loads(
-            text,
-            object_pairs_hook=_pairs,
-            parse_constant=Refused.constant,
-            parse_float=_float,
-            parse_int=_int,
-        )
+        page = _parse(text)
     except json.JSONDecodeError as error:
         raise PageError(
             "(file)", f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}"
@@ -381,6 +375,27 @@ def read_page(data):
     return page, hashlib.sha256(data).hexdigest(), warnings
 
 
+_NOT_FINITE = "is not a finite number; a page's JSON cannot carry it"
+
+
+def _parse(text):
+    """json.loads, with what Python would read as NaN, infinity or a duplicate key
+    left as markers that check_values refuses with their JSON path."""
+    hooks = {
+        "object_pairs_hook": _pairs,
+        "parse_constant": Refused.constant,
+        "parse_float": _float,
+    }
+    try:
+        return json.loads(text, **hooks)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:
+        # Only an integer past Python's 4,300-digit conversion limit gets here;
+        # read again with a hook for every integer (slower) to find where it is.
+        return json.loads(text, **hooks, parse_int=_int)
+
+
 class Refused:
     """A value refused while parsing, left in its place until the walk knows its path."""
 
@@ -389,7 +404,7 @@ class Refused:
 
     @classmethod
     def constant(cls, name):
-        return cls(f"{name} is not a finite number; a page's JSON cannot carry it")
+        return cls(f"{name} {_NOT_FINITE}")
 
 
 def _pairs(pairs):
@@ -423,52 +438,79 @@ def check_values(page):
 
     The walk is iterative, so a deep file cannot exhaust the stack here, and it
     also checks pages a program built (the archive's, with Decimal numbers).
+    Only containers wait on the stack and a path is spelled out only for an
+    error, so a file of millions of tiny values costs little more than its parse.
     """
-    stack = [("(top level)", page, 0)]
+    if not isinstance(page, dict | list):
+        if problem := _problem(page):
+            raise PageError("(top level)", problem)
+        return
+    stack = [((), page)]
     while stack:
-        path, value, depth = stack.pop()
-        if isinstance(value, dict | list):
-            if depth >= MAX_DEPTH:
-                raise PageError(path, f"nested deeper than {MAX_DEPTH} levels")
-            if isinstance(value, dict):
-                children = []
-                for key, item in value.items():
-                    _value(key, path)
-                    children.append((f"{path}.{key}" if path != "(top level)" else key, item))
-            else:
-                children = [(f"{path}[{index}]", item) for index, item in enumerate(value)]
-            # Reversed onto the stack, so the first problem in the file is the one named.
-            stack.extend((child, item, depth + 1) for child, item in reversed(children))
+        keys, container = stack.pop()
+        if len(keys) >= MAX_DEPTH:
+            raise PageError(json_path(keys), f"nested deeper than {MAX_DEPTH} levels")
+        if isinstance(container, dict):
+            for key in container:
+                # A bad key is named by its object's path: the key itself may not print.
+                if problem := _problem(key):
+                    raise PageError(json_path(keys), problem)
+            items = container.items()
         else:
-            _value(value, path)
+            items = enumerate(container)
+        nested = []
+        for key, item in items:
+            kind = type(item)
+            # The common cases first and inline: this loop runs once per value.
+            if kind is dict or kind is list:
+                nested.append(((*keys, key), item))
+            elif (
+                (kind is str and item.isascii())
+                or (kind is int and INTEGER_RANGE[0] <= item <= INTEGER_RANGE[1])
+                or kind is bool
+                or item is None
+            ):
+                continue
+            elif problem := _problem(item):
+                raise PageError(json_path((*keys, key)), problem)
+        stack.extend(reversed(nested))
 
 
-def _value(value, path):
+def json_path(keys):
+    """Keys and list indexes as an error names them: rows[3].metrics.AUROC."""
+    path = ""
+    for key in keys:
+        path += f"[{key}]" if isinstance(key, int) else f".{key}" if path else key
+    return path or "(top level)"
+
+
+def _problem(value):
+    """Why a scalar (or key) cannot be stored and re-encoded; None if it can."""
     if isinstance(value, str):
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
-            raise PageError(path, "contains a lone surrogate: not valid Unicode") from None
-    elif isinstance(value, bool) or value is None:
-        pass
-    elif isinstance(value, int):
-        if not INTEGER_RANGE[0] <= value <= INTEGER_RANGE[1]:
-            # str() of an integer past 4,300 digits is itself an error.
-            shown = str(value) if value.bit_length() < 4000 else f"of {value.bit_length():,} bits"
-            raise PageError(path, f"integer {_short(shown, 30)} is beyond 64 bits")
-    elif isinstance(value, float):
-        if not math.isfinite(value):
-            raise PageError(path, f"{value} is not a finite number; a page's JSON cannot carry it")
-    elif isinstance(value, Refused):
-        raise PageError(path, value.reason)
-    elif isinstance(value, decimal.Decimal):
+            return "contains a lone surrogate: not valid Unicode"
+        return None
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        if INTEGER_RANGE[0] <= value <= INTEGER_RANGE[1]:
+            return None
+        # str() of an integer past 4,300 digits is itself an error.
+        shown = str(value) if value.bit_length() < 4000 else f"of {value.bit_length():,} bits"
+        return f"integer {_short(shown, 30)} is beyond 64 bits"
+    if isinstance(value, float):
+        return None if math.isfinite(value) else f"{value} {_NOT_FINITE}"
+    if isinstance(value, decimal.Decimal):
+        if not value.is_finite():
+            return f"{value} {_NOT_FINITE}"
         # The archive's numbers: a page keeps them as text (see ingest.archive),
         # so one that is still a number here has no place to go.
-        if not value.is_finite():
-            raise PageError(path, f"{value} is not a finite number; a page's JSON cannot carry it")
-        raise PageError(path, f"the number {_short(str(value), 20)} where the page has text")
-    else:
-        raise PageError(path, f"{_type_name(value)} is not a JSON value")
+        return f"the number {_short(str(value), 20)} where the page has text"
+    if isinstance(value, Refused):
+        return value.reason
+    return f"{_type_name(value)} is not a JSON value"
 
 
 def slug_of(site_path):
