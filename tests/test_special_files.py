@@ -120,13 +120,14 @@ def test_a_file_that_grew_past_the_limit_is_not_read_past_it(tmp_path, monkeypat
     monkeypatch.setattr(page_format, "MAX_FILE_BYTES", 10)
     grown = tmp_path / "grown.json"
     grown.write_bytes(b" " * 5)
-    real_check = files._check_kind
+    real_check = files.check_regular
 
     def then_grow(path):
-        real_check(path)
+        info = real_check(path)
         path.write_bytes(b" " * 10_000)
+        return info
 
-    monkeypatch.setattr(files, "_check_kind", then_grow)
+    monkeypatch.setattr(files, "check_regular", then_grow)
     with pytest.raises(files.PageError, match="^[(]file[)]: 11 bytes is over the 10-byte limit"):
         files.read_file(grown)
 
@@ -150,3 +151,7 @@ def test_load_seeds_refuses_dev_zero_and_a_fifo_without_hanging(child_database_u
     assert f"{fifo}: (file): a FIFO (named pipe), {NOT_READ}" in result.stderr
     assert "3 files: 1 created" in result.stdout
     assert "Traceback" not in result.stderr
+    # The archive importer too: a FIFO named as the archive is refused, not waited on.
+    result = manage("import_pwc", str(fifo), "--snapshot=2025-07-28")
+    assert result.returncode == 1
+    assert f"{fifo}: a FIFO (named pipe), {NOT_READ}" in result.stderr

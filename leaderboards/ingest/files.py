@@ -1,4 +1,4 @@
-"""Finding and reading page files, refusing anything that is not a regular file.
+"""Finding and reading page files (and the archive), refusing anything not a regular file.
 
 A path given to a load may be a device (/dev/zero reads forever), a FIFO (a
 read waits for a writer that never comes), a socket, a broken link or a link
@@ -54,7 +54,8 @@ def page_files(paths):
 
 def read_file(path):
     """The bytes of a regular page file, or PageError saying what the path is instead."""
-    _check_kind(path)
+    # Refuse an oversized file before reading it into memory.
+    check_size(check_regular(path).st_size)
     try:
         # O_NONBLOCK: should the file be swapped for a FIFO after the check,
         # opening it still returns at once, and the fstat below refuses it.
@@ -73,7 +74,8 @@ def read_file(path):
     return data
 
 
-def _check_kind(path):
+def check_regular(path):
+    """The stat of a regular file (after links), or PageError saying what the path is."""
     try:
         info = path.stat()
     except OSError as error:
@@ -93,8 +95,7 @@ def _check_kind(path):
         except OSError as error:
             raise PageError("(file)", f"a folder that cannot be listed: {error.strerror}") from None
     _refuse_special(info.st_mode)
-    # Refuse an oversized file before reading it into memory.
-    check_size(info.st_size)
+    return info
 
 
 def _refuse_special(mode):
