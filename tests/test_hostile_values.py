@@ -207,3 +207,19 @@ def test_an_archive_table_with_a_value_that_cannot_be_served_is_refused_alone(
     # The integer the dump wrote bare is kept as its digits, as every number is.
     assert Leaderboard.objects.get(slug="parsing-on-ctb").rows.get().values.get().raw == "7" * 5000
     assert Leaderboard.objects.filter(slug="parsing-on-ptb").exists()
+
+
+def test_an_archive_paper_url_with_an_overlong_arxiv_id_imports(db, tmp_path):
+    """An arXiv-like URL whose id would not fit its column is an ordinary URL.
+
+    Before, on PostgreSQL, the id was written after every page and the whole
+    import failed there ("value too long").
+    """
+    from tests.test_import import row, table, task
+
+    url = f"https://arxiv.org/abs/{'a' * 40}/1234567"
+    path = tmp_path / "archive.json"
+    path.write_text(json.dumps([task("Parsing", [table("PTB", [row("A", {"F1": "1"}, url)])])]))
+    call_command("import_pwc", str(path), "--snapshot=2025-07-28", stdout=io.StringIO())
+    paper = Leaderboard.objects.get().rows.get().paper
+    assert (paper.url, paper.arxiv_id) == (url, "")

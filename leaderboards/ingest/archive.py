@@ -53,8 +53,10 @@ DIRECTION_NOTE = "the archive records no direction; null = unknown, the chart dr
 SLUG_LIMIT = 200
 PAPER_SLUG_LIMIT = 50
 
+# An old-style id is an archive's name (cond-mat.stat-mech, the longest, has 18
+# letters) and 7 digits; the bound keeps every id within Paper.arxiv_id's 32.
 _ARXIV = re.compile(
-    r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{4,5}|[a-z][a-z.-]*/\d{7})(?:v\d+)?(?:\.pdf)?/?$",
+    r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{4,5}|[a-z][a-z.-]{0,23}/\d{7})(?:v\d+)?(?:\.pdf)?/?$",
     re.IGNORECASE,
 )
 
