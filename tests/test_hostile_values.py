@@ -19,7 +19,7 @@ from django.core.management.base import CommandError
 from django.test import Client
 
 from leaderboards.ingest.loader import Loader
-from leaderboards.models import Leaderboard
+from leaderboards.models import Leaderboard, Task
 from tests.conftest import SEED_FILE, SEED_SLUG
 from tests.test_bad_files import database_dump
 
@@ -200,10 +200,8 @@ def test_an_archive_table_with_a_value_that_cannot_be_served_is_refused_alone(
         and line.endswith("nested deeper than 64 levels")
         for line in lines
     ), lines
-    assert any(
-        line.startswith("parsing-on-nnnn") and "dataset.name: 501 characters" in line
-        for line in lines
-    ), lines
+    name = "N" * 40
+    assert f"archive dataset '{name}': {over('dataset.name', 501, 'Dataset.name')}" in lines
     # The integer the dump wrote bare is kept as its digits, as every number is.
     assert Leaderboard.objects.get(slug="parsing-on-ctb").rows.get().values.get().raw == "7" * 5000
     assert Leaderboard.objects.filter(slug="parsing-on-ptb").exists()
@@ -223,3 +221,55 @@ def test_an_archive_paper_url_with_an_overlong_arxiv_id_imports(db, tmp_path):
     call_command("import_pwc", str(path), "--snapshot=2025-07-28", stdout=io.StringIO())
     paper = Leaderboard.objects.get().rows.get().paper
     assert (paper.url, paper.arxiv_id) == (url, "")
+
+
+def test_archive_details_that_cannot_be_stored_are_reported_and_the_rest_imports(db, tmp_path):
+    """A task or dataset whose details hold a NUL is reported by name, and not written.
+
+    Before, its tables were refused but the details were written after every
+    page, and on PostgreSQL the whole import failed there.
+    """
+    from tests.test_import import row, table, task
+
+    nul = task("Nul task", [table("PTB", [row("A", {"F1": "1"})])])
+    nul["description"] = "About\x00"
+    linked_data = table("WSJ", [row("B", {"F1": "2"})])
+    linked_data["dataset_links"] = [{"title": "home", "url": "https://example.org/\x00"}]
+    link = task("Linked", [table("CTB", [row("C", {"F1": "3"})])])
+    link["source_link"] = {"url": "https://example.org/\x00"}
+    good = task("Parsing", [table("Penn", [row("D", {"F1": "4"})]), linked_data])
+    path = tmp_path / "archive.json"
+    path.write_text(json.dumps([nul, link, good]))
+    err = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command(
+            "import_pwc", str(path), "--snapshot=2025-07-28", stdout=io.StringIO(), stderr=err
+        )
+    lines = err.getvalue().splitlines()
+    assert "archive task 'Nul task': description: contains a NUL character" in lines
+    assert "archive task 'Linked': source_link: contains a NUL character" in lines
+    assert "archive dataset 'WSJ': url: contains a NUL character" in lines
+    assert list(Leaderboard.objects.values_list("slug", flat=True)) == ["parsing-on-penn"]
+    assert list(Task.objects.values_list("name", flat=True)) == ["Parsing"]
+
+
+def test_archive_subdatasets_of_a_dataset_that_cannot_be_stored_still_import(db, tmp_path):
+    from tests.test_import import row, table, task
+
+    child = table("Dev", [row("A", {"F1": "1"})])
+    parent = table("PTB", [row("B", {"F1": "2"})], sub=[child])
+    parent["description"] = "\x00"
+    odd = table("WSJ", [row("C", {"F1": "3"})])
+    odd["dataset"] = ["not", "a", "name"]
+    path = tmp_path / "archive.json"
+    path.write_text(json.dumps([task("Parsing", [parent, odd])]))
+    err = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command(
+            "import_pwc", str(path), "--snapshot=2025-07-28", stdout=io.StringIO(), stderr=err
+        )
+    lines = err.getvalue().splitlines()
+    assert "archive dataset 'PTB': description: contains a NUL character" in lines
+    assert "archive task 'Parsing': dataset: expected a name, not a value" in lines
+    dev = Leaderboard.objects.get(dataset__name="PTB (Dev)")
+    assert dev.dataset.parent is None

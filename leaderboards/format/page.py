@@ -130,6 +130,14 @@ def _string(value, path, nullable=False, non_empty=False, column=None):
     return value
 
 
+def check_text(value, path, column=None):
+    """A string a text column can hold, checked as a page's text fields are."""
+    _string(value, path, column=column)
+    if problem := _problem(value):
+        raise PageError(path, problem)
+    return value
+
+
 def check_length(text, path, column):
     limit = column_limit(column)
     if len(text) > limit:

@@ -31,7 +31,7 @@ from leaderboards.format.page import (
     MAX_DEPTH,
     PageError,
     Refused,
-    check_length,
+    check_text,
     parse_date,
     slug_of,
 )
@@ -324,53 +324,50 @@ class Importer:
         link = task.get("source_link")
         if name not in self.task_meta:
             self.report.tasks += 1
-        # A name too long to store: the task is not written, and its tables are
-        # refused by the page check, each with its path.
-        fits = self._fits(name, "task.name")
-        if fits:
+        fields = {
+            "description": task.get("description") or "",
+            "synonyms": list(task.get("synonyms") or []),
+            "source_link": (link.get("url") or "") if isinstance(link, dict) else "",
+        }
+        # A task that cannot be stored is reported, and neither it nor its
+        # tables are written; its subtasks stand alone.
+        storable = self._storable("task", name, fields)
+        if storable:
             self.task_meta.setdefault(
-                name,
-                {
-                    "slug": slug,
-                    "parent": parent,
-                    "areas": areas,
-                    "fields": {
-                        "description": task.get("description") or "",
-                        "synonyms": list(task.get("synonyms") or []),
-                        "source_link": (link.get("url") or "") if isinstance(link, dict) else "",
-                    },
-                },
+                name, {"slug": slug, "parent": parent, "areas": areas, "fields": fields}
             )
-        for dataset in task.get("datasets") or []:
-            yield from self._dataset_pages(task, slug, areas, dataset, parent=None)
+            for dataset in task.get("datasets") or []:
+                yield from self._dataset_pages(task, slug, areas, dataset, parent=None)
         for subtask in task.get("subtasks") or []:
-            parent = name if fits else None
+            parent = name if storable else None
             yield from self._task_pages(subtask, parent=parent, inherited_areas=areas)
 
     def _dataset_pages(self, task, task_slug, areas, dataset, parent):
         own = dataset.get("dataset") or dataset.get("subdataset") or ""
+        if not isinstance(own, str):
+            self.loader.report.failed.append(
+                (f"archive task {task['task'][:40]!r}", "dataset: expected a name, not a value")
+            )
+            return
         name = f"{parent} ({own})" if parent else own
         slug = self._dataset_slug(name)
         links = dataset.get("dataset_links") or []
-        if name not in self.dataset_meta and self._fits(name, "dataset.name"):
+        fields = {
+            "description": dataset.get("description") or "",
+            "url": next(
+                (link["url"] for link in links if isinstance(link, dict) and link.get("url")),
+                "",
+            ),
+        }
+        if name not in self.dataset_meta and self._storable("dataset", name, fields):
             self.report.datasets += 1
-            self.dataset_meta[name] = {
-                "slug": slug,
-                "parent": parent,
-                "fields": {
-                    "description": dataset.get("description") or "",
-                    "url": next(
-                        (
-                            link["url"]
-                            for link in links
-                            if isinstance(link, dict) and link.get("url")
-                        ),
-                        "",
-                    ),
-                },
-            }
+            # A parent that could not be stored leaves its children without one.
+            stored_parent = parent if parent in self.dataset_meta else None
+            self.dataset_meta[name] = {"slug": slug, "parent": stored_parent, "fields": fields}
         table = dataset.get("sota") or {}
-        if table.get("rows"):
+        if name not in self.dataset_meta:
+            pass  # reported as it could not be stored; its children may still be
+        elif table.get("rows"):
             board = self._board_slug(task_slug, slug)
             self.report.tables += 1
             self.report.rows += len(table["rows"])
@@ -449,12 +446,19 @@ class Importer:
             **extra,
         }
 
-    def _fits(self, name, column):
-        """Whether a name fits its column; if not, the load reports it, named."""
+    def _storable(self, kind, name, fields):
+        """Whether a task's or dataset's name and details can be stored; if not, say so."""
         try:
-            check_length(name, column, column)
+            check_text(name, f"{kind}.name", column=f"{kind}.name")
+            for field, value in fields.items():
+                if isinstance(value, list):
+                    for index, text in enumerate(value):
+                        check_text(text, f"{field}[{index}]")
+                else:
+                    check_text(value, field)
         except PageError as error:
-            self.loader.report.failed.append((f"archive name {name[:40]!r}...", str(error)))
+            label = f"archive {kind} {str(name)[:40]!r}"
+            self.loader.report.failed.append((label, str(error)))
             return False
         return True
 
