@@ -29,10 +29,12 @@ _KINDS = (
 
 
 def page_files(paths):
-    """Every non-hidden entry under the given files and folders that is not a folder, sorted.
+    """Every path a load must account for under the given files and folders, sorted.
 
-    Entries that are not regular files are listed too, so that reading them
-    refuses them by name; nothing is left out without a word.
+    That is each non-hidden entry but the folders walked into: links to folders,
+    folders that cannot be listed and entries that are not regular files are
+    listed too, so that reading them refuses them by name; nothing is left out
+    without a word.
     """
     found = []
     for path in map(Path, paths):
