@@ -2,14 +2,24 @@
 
 `read_page` turns bytes into a checked page dict or raises `PageError` naming
 the JSON path and what is wrong there; nothing here touches the database.
+
+Every value that passes can be stored and served again: besides the shape
+SPEC 1 asks for, `check_values` refuses what a database or Python cannot hold
+or re-encode (see the limits below), wherever in the file it stands.
 """
 
 import datetime
+import decimal
+import functools
 import hashlib
 import json
+import math
 import re
 
-from leaderboards.format.rules import ROW_COUNTERS, parse_date
+from django.apps import apps
+
+from leaderboards.format import rules
+from leaderboards.format.rules import ROW_COUNTERS
 
 PAGE_KEYS = (
     "url", "task", "dataset", "category", "categories", "category_note",
@@ -30,27 +40,63 @@ _PATHS = {
     "dataset": re.compile(rf"/dataset/({_SLUG})"),
     "paper": re.compile(rf"/paper/({_SLUG})"),
 }
-# Only a \\uD800-\\uDFFF escape can put a surrogate into parsed JSON.
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 # No real page comes near these; past them a file is broken or hostile.
 MAX_FILE_BYTES = 32 * 1024 * 1024
 MAX_STRING = 100_000
 MAX_INTEGER = 2**31 - 1  # the database's integer columns
+# Anywhere in a file, verbatim blocks and unknown fields included. A real page
+# is 5 levels deep; Python re-encodes a stored block recursively, so a value
+# some 1,000 levels deep loads and then fails every page that shows it.
+MAX_DEPTH = 64
+# Any other integer, kept verbatim: what a 64-bit column or reader can hold.
+INTEGER_RANGE = (-(2**63), 2**63 - 1)
+# Moments and dates a page may state, checked in UTC. Python's datetime ends at
+# years 1 and 9999 and the databases store UTC, so a moment near either end
+# (0001-01-01T00:00:00+01:00 is year 0 in UTC) loads and then cannot be read
+# back; this range keeps far from both ends and holds any real snapshot or paper.
+EARLIEST = datetime.datetime(1900, 1, 1, tzinfo=datetime.UTC)
+LATEST = datetime.datetime(9000, 12, 31, 23, 59, 59, 999999, tzinfo=datetime.UTC)
+
+# The column each stored string lands in: its length limit is that column's
+# max_length, so each limit has one home, the model.
+COLUMNS = {
+    "slug": ("Leaderboard", "slug"),
+    "task": ("Task", "slug"),
+    "dataset": ("Dataset", "slug"),
+    "paper": ("Paper", "slug"),
+    "task.name": ("Task", "name"),
+    "dataset.name": ("Dataset", "name"),
+    "area": ("Area", "name"),
+    "description_from": ("Leaderboard", "description_from"),
+    "metric": ("Metric", "name"),
+    "direction": ("Metric", "source_direction"),
+    "read_at": ("SyntologySnapshot", "read_at_text"),
+}
 
 
 class PageError(ValueError):
     """A page file that cannot be loaded: where in the JSON, and why."""
 
     def __init__(self, path, message):
-        super().__init__(f"{path}: {message}")
+        # One readable line, whatever the file holds: a key or value it echoes
+        # may be a megabyte long.
+        super().__init__(f"{_short(path, 400)}: {_short(message, 400)}")
         self.path = path
         self.message = message
+
+
+@functools.cache
+def column_limit(column):
+    """The max_length of the column a page value of this kind is stored in."""
+    model, field = COLUMNS[column]
+    return apps.get_model("leaderboards", model)._meta.get_field(field).max_length
 
 
 def _type_name(value):
     return {
         dict: "an object", list: "a list", str: "a string", bool: "true/false",
         int: "an integer", float: "a number", type(None): "null",
+        decimal.Decimal: "a number",
     }.get(type(value), type(value).__name__)  # fmt: skip
 
 
@@ -67,7 +113,7 @@ def _object(value, path, required, optional=(), extra_ok=False):
     return unknown
 
 
-def _string(value, path, nullable=False, non_empty=False):
+def _string(value, path, nullable=False, non_empty=False, column=None):
     if value is None and nullable:
         return None
     if not isinstance(value, str):
@@ -80,7 +126,26 @@ def _string(value, path, nullable=False, non_empty=False):
     if "\x00" in value:
         # PostgreSQL text cannot hold NUL.
         raise PageError(path, "contains a NUL character")
+    if column is not None:
+        check_length(value, path, column)
     return value
+
+
+def check_text(value, path, column=None):
+    """A string a text column can hold, checked as a page's text fields are."""
+    _string(value, path, column=column)
+    if problem := _problem(value):
+        raise PageError(path, problem)
+    return value
+
+
+def check_length(text, path, column):
+    limit = column_limit(column)
+    if len(text) > limit:
+        model, field = COLUMNS[column]
+        raise PageError(
+            path, f"{len(text):,} characters, over the {limit} its column ({model}.{field}) holds"
+        )
 
 
 def _integer(value, path, minimum=0):
@@ -106,28 +171,49 @@ def _site_path(value, path, kind, nullable=False):
         return None
     match = _PATHS[kind].fullmatch(text)
     if not match:
-        raise PageError(path, f"expected a path like /{kind}/<slug>, found {text!r}")
+        raise PageError(path, f"expected a path like /{kind}/<slug>, found {_short(text)!r}")
+    check_length(match.group(1), path, "slug" if kind == "sota" else kind)
     return match.group(1)
 
 
-def _date(value, path):
+def _short(text, limit=80):
+    return text if len(text) <= limit else f"{text[:limit]}..."
+
+
+def parse_date(value, path):
+    """A date YYYY-MM-DD in the stated range, or None for null."""
     text = _string(value, path, nullable=True)
     if text is None:
         return None
     try:
-        return parse_date(text)
+        day = rules.parse_date(text)
     except ValueError:
-        raise PageError(path, f"expected a date YYYY-MM-DD or null, found {text!r}") from None
+        raise PageError(
+            path, f"expected a date YYYY-MM-DD or null, found {_short(text)!r}"
+        ) from None
+    if not EARLIEST.date() <= day <= LATEST.date():
+        raise PageError(path, f"date {text} is outside {_range_text()}")
+    return day
+
+
+def _range_text():
+    return f"{EARLIEST.date()} to {LATEST.date()} (UTC)"
 
 
 def parse_timestamp(value, path):
-    text = _string(value, path, non_empty=True)
+    text = _string(value, path, non_empty=True, column="read_at")
     try:
         moment = datetime.datetime.fromisoformat(text)
     except ValueError:
         raise PageError(path, f"expected an ISO 8601 timestamp, found {text!r}") from None
     if moment.tzinfo is None:
         raise PageError(path, f"timestamp {text!r} has no time zone")
+    try:
+        in_utc = moment.astimezone(datetime.UTC)
+    except OverflowError:
+        in_utc = None  # past year 1 or 9999 in UTC: out of range below
+    if in_utc is None or not EARLIEST <= in_utc <= LATEST:
+        raise PageError(path, f"timestamp {text} is outside {_range_text()}")
     return moment
 
 
@@ -143,7 +229,7 @@ def _check_row(row, path, metric_names):
             raise PageError(f"{path}.metrics", f"{name!r} is not one of the page's metrics")
         _string(value, f"{path}.metrics.{name}", nullable=True)
     _boolean(row["uses_additional_data"], f"{path}.uses_additional_data")
-    _date(row["paper_date"], f"{path}.paper_date")
+    parse_date(row["paper_date"], f"{path}.paper_date")
     _site_path(row["paper"], f"{path}.paper", "paper", nullable=True)
     _string(row["paper_url"], f"{path}.paper_url", nullable=True)
     _string(row["paper_title"], f"{path}.paper_title", nullable=True)
@@ -161,7 +247,7 @@ def _check_metrics(page):
     if not isinstance(names, list):
         raise PageError("metrics", f"expected a list, found {_type_name(names)}")
     for index, name in enumerate(names):
-        _string(name, f"metrics[{index}]", non_empty=True)
+        _string(name, f"metrics[{index}]", non_empty=True, column="metric")
         if name in names[:index]:
             raise PageError(f"metrics[{index}]", f"metric {name!r} is listed twice")
     directions = page["metric_direction"]
@@ -181,7 +267,7 @@ def _check_metrics(page):
         raise PageError("metric_direction.by_metric", what)
     warnings = []
     for name, value in by_metric.items():
-        _string(value, f"metric_direction.by_metric.{name}", nullable=True)
+        _string(value, f"metric_direction.by_metric.{name}", nullable=True, column="direction")
         if value is not None and value not in KNOWN_DIRECTIONS:
             warnings.append(
                 f"metric_direction.by_metric.{name}: unknown direction {value!r} "
@@ -229,26 +315,26 @@ def _check_since_archive(block):
 def check_page(page):
     """Check a parsed page against SPEC 1; return warnings, raise PageError."""
     unknown = _object(page, "(top level)", PAGE_KEYS, extra_ok=True)
-    warnings = [f"(top level): unknown field {key!r} kept as written" for key in unknown]
+    warnings = [f"(top level): unknown field {_short(key)!r} kept as written" for key in unknown]
     _site_path(page["url"], "url", "sota")
     _object(page["task"], "task", ("name", "url", "note"))
-    _string(page["task"]["name"], "task.name", non_empty=True)
+    _string(page["task"]["name"], "task.name", non_empty=True, column="task.name")
     _site_path(page["task"]["url"], "task.url", "task")
     _string(page["task"]["note"], "task.note", nullable=True)
     _object(page["dataset"], "dataset", ("name", "url"))
-    _string(page["dataset"]["name"], "dataset.name", non_empty=True)
+    _string(page["dataset"]["name"], "dataset.name", non_empty=True, column="dataset.name")
     _site_path(page["dataset"]["url"], "dataset.url", "dataset")
-    _string(page["category"], "category", nullable=True)
+    _string(page["category"], "category", nullable=True, column="area")
     categories = page["categories"]
     if not isinstance(categories, list):
         raise PageError("categories", f"expected a list, found {_type_name(categories)}")
     for index, name in enumerate(categories):
-        _string(name, f"categories[{index}]", non_empty=True)
+        _string(name, f"categories[{index}]", non_empty=True, column="area")
         if name in categories[:index]:
             raise PageError(f"categories[{index}]", f"area {name!r} is listed twice")
     _string(page["category_note"], "category_note", nullable=True)
     _string(page["description"], "description", nullable=True)
-    _string(page["description_from"], "description_from", nullable=True)
+    _string(page["description_from"], "description_from", nullable=True, column="description_from")
     _object(page["source"], "source", ("rows_withheld_as_spam",), extra_ok=True)
     _integer(page["source"]["rows_withheld_as_spam"], "source.rows_withheld_as_spam")
     metric_names, direction_warnings = _check_metrics(page)
@@ -285,39 +371,154 @@ def read_page(data):
     except UnicodeDecodeError as error:
         raise PageError("(file)", f"not UTF-8 text (byte {error.start})") from None
     try:
-        page = json.loads(text)
+        page = _parse(text)
     except json.JSONDecodeError as error:
         raise PageError(
             "(file)", f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}"
         ) from None
     except RecursionError:
-        raise PageError("(file)", "JSON nested too deeply") from None
-    if _SURROGATE_ESCAPE.search(text):
-        check_unicode(page)
+        raise PageError("(file)", f"nested deeper than {MAX_DEPTH} levels") from None
+    check_values(page)
     warnings = check_page(page)
     return page, hashlib.sha256(data).hexdigest(), warnings
 
 
-def check_unicode(page):
-    """Refuse lone surrogates, which JSON escapes allow and no database stores."""
-    stack = [("(top level)", page)]
-    while stack:
-        path, value = stack.pop()
-        if isinstance(value, dict):
-            for key, item in value.items():
-                _encodable(key, path)
-                stack.append((f"{path}.{key}" if path != "(top level)" else key, item))
-        elif isinstance(value, list):
-            stack.extend((f"{path}[{index}]", item) for index, item in enumerate(value))
-        elif isinstance(value, str):
-            _encodable(value, path)
+_NOT_FINITE = "is not a finite number; a page's JSON cannot carry it"
 
 
-def _encodable(value, path):
+def _parse(text):
+    """json.loads, with what Python would read as NaN, infinity or a duplicate key
+    left as markers that check_values refuses with their JSON path."""
+    hooks = {
+        "object_pairs_hook": _pairs,
+        "parse_constant": Refused.constant,
+        "parse_float": _float,
+    }
     try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise PageError(path, "contains a lone surrogate: not valid Unicode") from None
+        return json.loads(text, **hooks)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:
+        # Only an integer past Python's 4,300-digit conversion limit gets here;
+        # read again with a hook for every integer (slower) to find where it is.
+        return json.loads(text, **hooks, parse_int=_int)
+
+
+class Refused:
+    """A value refused while parsing, left in its place until the walk knows its path."""
+
+    def __init__(self, reason):
+        self.reason = reason
+
+    @classmethod
+    def constant(cls, name):
+        return cls(f"{name} {_NOT_FINITE}")
+
+
+def _pairs(pairs):
+    # JSON leaves a repeated key's meaning to the reader: Python keeps the last,
+    # other readers the first, so the page shown would not be the file's for all.
+    found = dict(pairs)
+    if len(found) < len(pairs):
+        seen = set()
+        key = next(key for key, _ in pairs if key in seen or seen.add(key))
+        return Refused(f"key {_short(key)!r} appears twice in one object")
+    return found
+
+
+def _float(text):
+    number = float(text)
+    if math.isinf(number):
+        return Refused(f"{_short(text, 20)} is beyond the range of a 64-bit float")
+    return number
+
+
+def _int(text):
+    # Past 20 digits no integer fits in 64 bits, and past 4,300 Python refuses
+    # to convert it at all (a ValueError that named no file).
+    if len(text.lstrip("-")) > 20:
+        return Refused(f"integer of {len(text.lstrip('-')):,} digits is beyond 64 bits")
+    return int(text)
+
+
+def check_values(page):
+    """Refuse any value that cannot be stored and re-encoded, anywhere in a page.
+
+    The walk is iterative, so a deep file cannot exhaust the stack here, and it
+    also checks pages a program built (the archive's, with Decimal numbers).
+    Only containers wait on the stack and a path is spelled out only for an
+    error, so a file of millions of tiny values costs little more than its parse.
+    """
+    if not isinstance(page, dict | list):
+        if problem := _problem(page):
+            raise PageError("(top level)", problem)
+        return
+    stack = [((), page)]
+    while stack:
+        keys, container = stack.pop()
+        if len(keys) >= MAX_DEPTH:
+            raise PageError(json_path(keys), f"nested deeper than {MAX_DEPTH} levels")
+        if isinstance(container, dict):
+            for key in container:
+                # A bad key is named by its object's path: the key itself may not print.
+                if problem := _problem(key):
+                    raise PageError(json_path(keys), problem)
+            items = container.items()
+        else:
+            items = enumerate(container)
+        nested = []
+        for key, item in items:
+            kind = type(item)
+            # The common cases first and inline: this loop runs once per value.
+            if kind is dict or kind is list:
+                nested.append(((*keys, key), item))
+            elif (
+                (kind is str and item.isascii())
+                or (kind is int and INTEGER_RANGE[0] <= item <= INTEGER_RANGE[1])
+                or kind is bool
+                or item is None
+            ):
+                continue
+            elif problem := _problem(item):
+                raise PageError(json_path((*keys, key)), problem)
+        stack.extend(reversed(nested))
+
+
+def json_path(keys):
+    """Keys and list indexes as an error names them: rows[3].metrics.AUROC."""
+    path = ""
+    for key in keys:
+        path += f"[{key}]" if isinstance(key, int) else f".{key}" if path else key
+    return path or "(top level)"
+
+
+def _problem(value):
+    """Why a scalar (or key) cannot be stored and re-encoded; None if it can."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return "contains a lone surrogate: not valid Unicode"
+        return None
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        if INTEGER_RANGE[0] <= value <= INTEGER_RANGE[1]:
+            return None
+        # str() of an integer past 4,300 digits is itself an error.
+        shown = str(value) if value.bit_length() < 4000 else f"of {value.bit_length():,} bits"
+        return f"integer {_short(shown, 30)} is beyond 64 bits"
+    if isinstance(value, float):
+        return None if math.isfinite(value) else f"{value} {_NOT_FINITE}"
+    if isinstance(value, decimal.Decimal):
+        if not value.is_finite():
+            return f"{value} {_NOT_FINITE}"
+        # The archive's numbers: a page keeps them as text (see ingest.archive),
+        # so one that is still a number here has no place to go.
+        return f"the number {_short(str(value), 20)} where the page has text"
+    if isinstance(value, Refused):
+        return value.reason
+    return f"{_type_name(value)} is not a JSON value"
 
 
 def slug_of(site_path):

@@ -102,8 +102,10 @@ def has_code_q(field="code"):
 
 # A paper's identity ----------------------------------------------------------------
 
+# An old-style id is an archive's name (cond-mat.stat-mech, the longest, has 18
+# letters) and 7 digits; the bound keeps every id within Paper.arxiv_id's 32.
 _ARXIV = re.compile(
-    r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{4,5}|[a-z][a-z.-]*/\d{7})(?:v\d+)?(?:\.pdf)?/?$",
+    r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{4,5}|[a-z][a-z.-]{0,23}/\d{7})(?:v\d+)?(?:\.pdf)?/?$",
     re.IGNORECASE,
 )
 

@@ -19,6 +19,7 @@ existing page the same URL.
 import contextlib
 import dataclasses
 import gzip
+import sys
 from decimal import Decimal
 from functools import partial
 
@@ -26,8 +27,8 @@ import ijson
 from django.utils.text import slugify
 
 from leaderboards.format import derive
-from leaderboards.format.page import slug_of
-from leaderboards.format.rules import arxiv_id, free_slug, is_date, paper_key, slug_for
+from leaderboards.format.page import MAX_DEPTH, PageError, Refused, check_text, parse_date, slug_of
+from leaderboards.format.rules import arxiv_id, free_slug, paper_key, slug_for
 from leaderboards.ingest.loader import check_built
 from leaderboards.ingest.writer import Catalogue, Entry, Source, Writer
 from leaderboards.models import Dataset, Leaderboard, Paper, Task
@@ -59,11 +60,88 @@ def read_tasks(stream):
     """The archive's top-level tasks, one parsed at a time."""
     # Numbers stay Decimal: str() of one gives back the digits as the file had them.
     try:
-        for index, task in enumerate(ijson.items(stream, "item")):
-            _check_task(task, f"[{index}]")
-            yield task
+        with _any_integer():
+            for index, task in enumerate(_items(ijson.basic_parse(stream))):
+                _check_task(task, f"[{index}]")
+                yield task
     except ijson.JSONError as error:
         raise ArchiveError(f"invalid JSON: {error}") from None
+
+
+@contextlib.contextmanager
+def _any_integer():
+    """Let the parser convert an integer of any length; the page check refuses it.
+
+    ijson's C parser converts integer literals itself and crashes the process
+    (a segfault, not an exception) on one past Python's 4,300-digit limit.
+    """
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(limit)
+
+
+_OPEN = {"start_map": dict, "start_array": list}
+_CLOSE = {"end_map", "end_array"}
+
+
+def _items(events):
+    """The items of the top-level array, built from parse events.
+
+    ijson.items() keeps a prefix string per level, so its memory grows with the
+    square of the nesting (4 GB at 40,000 levels). Here a value nested past the
+    page limit is kept as a marker that the page check refuses with its path.
+    """
+    stack, key = [], None
+    for event, value in events:
+        if event == "map_key":
+            key = value
+            continue
+        if event in _CLOSE:
+            done = stack.pop()
+            if isinstance(done, _Skipped):
+                done.depth -= 1
+                if done.depth:
+                    stack.append(done)
+                    continue
+            if len(stack) == 1:
+                yield done
+            continue
+        if not stack:
+            if event != "start_array":
+                raise ArchiveError("expected a list of tasks")
+            stack.append([])
+            continue
+        parent = stack[-1]
+        if isinstance(parent, _Skipped):
+            parent.depth += event in _OPEN
+            continue
+        if event in _OPEN:
+            child = _OPEN[event]() if len(stack) <= MAX_DEPTH else _Skipped()
+        else:
+            child = value
+        if len(stack) == 1:
+            # A task: yielded when whole, never kept in the top-level list.
+            if event not in _OPEN:
+                yield child
+        elif isinstance(parent, dict):
+            parent[key] = child
+        else:
+            parent.append(child)
+        if event in _OPEN:
+            stack.append(child)
+    if stack:
+        raise ArchiveError("invalid JSON: the document ends inside a value")
+
+
+class _Skipped(Refused):
+    """A value nested past the limit, not built: its events are counted and dropped."""
+
+    def __init__(self):
+        super().__init__(f"nested deeper than {MAX_DEPTH} levels")
+        self.depth = 1
 
 
 def _check_task(task, path):
@@ -105,6 +183,14 @@ def _text(value):
     if isinstance(value, Decimal | int | float) and not isinstance(value, bool):
         return str(value)
     return value
+
+
+def _is_date(text):
+    """A date a page's paper_date may hold (the page format's rule, range included)."""
+    try:
+        return isinstance(text, str) and parse_date(text, "paper_date") is not None
+    except PageError:
+        return False
 
 
 class Slugs:
@@ -192,53 +278,61 @@ class Importer:
         areas = list(dict.fromkeys(task.get("categories") or [])) or inherited_areas
         entry = self.tasks.get(name)
         if entry is None:
-            self.report.tasks += 1
             link = task.get("source_link")
-            entry = self.tasks[name] = Entry(
-                self._task_slug(name),
-                name,
-                {
-                    "parent": ancestors[-1].slug if ancestors else None,
-                    "description": task.get("description") or "",
-                    "synonyms": list(task.get("synonyms") or []),
-                    "source_link": (link.get("url") or "") if isinstance(link, dict) else "",
-                },
-                tuple(areas),
-            )
-            tree.tasks.append(entry)
+            fields = {
+                "description": task.get("description") or "",
+                "synonyms": list(task.get("synonyms") or []),
+                "source_link": (link.get("url") or "") if isinstance(link, dict) else "",
+            }
+            if self._storable("task", name, fields):
+                self.report.tasks += 1
+                parent = {"parent": ancestors[-1].slug if ancestors else None}
+                entry = Entry(self._task_slug(name), name, {**parent, **fields}, tuple(areas))
+                tree.tasks.append(entry)
+            else:
+                entry = _unstored(name)
+            self.tasks[name] = entry
         chain = [*ancestors, entry]
-        for dataset in task.get("datasets") or []:
+        # A task that cannot be stored is reported once, and neither it nor its
+        # tables are written; its subtasks go in without it as their parent.
+        datasets = (task.get("datasets") or []) if entry.slug else []
+        for dataset in datasets:
             yield from self._dataset_pages(task, chain, areas, dataset, [], tree)
         for subtask in task.get("subtasks") or []:
             yield from self._task_pages(subtask, chain, areas, tree)
 
     def _dataset_pages(self, task, task_chain, areas, dataset, ancestors, tree):
         own = dataset.get("dataset") or dataset.get("subdataset") or ""
+        if not isinstance(own, str):
+            self.writer.report.failed.append(
+                (f"archive task {task['task'][:40]!r}", "dataset: expected a name, not a value")
+            )
+            return
         name = f"{ancestors[-1].name} ({own})" if ancestors else own
         entry = self.datasets.get(name)
         if entry is None:
-            self.report.datasets += 1
             links = dataset.get("dataset_links") or []
-            entry = self.datasets[name] = Entry(
-                self._dataset_slug(name),
-                name,
-                {
-                    "parent": ancestors[-1].slug if ancestors else None,
-                    "description": dataset.get("description") or "",
-                    "url": next(
-                        (
-                            link["url"]
-                            for link in links
-                            if isinstance(link, dict) and link.get("url")
-                        ),
-                        "",
-                    ),
-                },
-            )
-            tree.datasets.append(entry)
+            fields = {
+                "description": dataset.get("description") or "",
+                "url": next(
+                    (link["url"] for link in links if isinstance(link, dict) and link.get("url")),
+                    "",
+                ),
+            }
+            if self._storable("dataset", name, fields):
+                self.report.datasets += 1
+                parent = {"parent": ancestors[-1].slug if ancestors else None}
+                entry = Entry(self._dataset_slug(name), name, {**parent, **fields})
+                tree.datasets.append(entry)
+            else:
+                # Reported; its subdatasets keep their names and go in without a parent.
+                entry = _unstored(name)
+            self.datasets[name] = entry
         chain = [*ancestors, entry]
         table = dataset.get("sota") or {}
-        if table.get("rows"):
+        if not entry.slug:
+            pass
+        elif table.get("rows"):
             task_slug = task_chain[-1].slug
             board = self._board_slug(task_slug, entry.slug)
             self.report.tables += 1
@@ -246,8 +340,8 @@ class Importer:
             page = self._page(task, task_slug, areas, name, entry.slug, board, table)
             papers = {slug_of(row["paper"]) for row in page["rows"] if row["paper"]}
             catalogue = Catalogue(
-                tasks=task_chain,
-                datasets=chain,
+                tasks=[stored for stored in task_chain if stored.slug],
+                datasets=[stored for stored in chain if stored.slug],
                 paper_arxiv={
                     slug: self.paper_arxiv[slug] for slug in papers if slug in self.paper_arxiv
                 },
@@ -306,7 +400,7 @@ class Importer:
         paper_url = _text(row.get("paper_url")) or None
         date = _text(row.get("paper_date")) or None
         extra = {}
-        if date is not None and not is_date(date):
+        if date is not None and not _is_date(date):
             # A page's paper_date must be a date; the archive's text stays on the row.
             extra["paper_date_in_archive"] = date
             date = None
@@ -326,6 +420,22 @@ class Importer:
             "code_links": code_links,
             **extra,
         }
+
+    def _storable(self, kind, name, fields):
+        """Whether a task's or dataset's name and details can be stored; if not, say so."""
+        try:
+            check_text(name, f"{kind}.name", column=f"{kind}.name")
+            for field, value in fields.items():
+                if isinstance(value, list):
+                    for index, text in enumerate(value):
+                        check_text(text, f"{field}[{index}]")
+                else:
+                    check_text(value, field)
+        except PageError as error:
+            label = f"archive {kind} {str(name)[:40]!r}"
+            self.writer.report.failed.append((label, str(error)))
+            return False
+        return True
 
     # Slugs -------------------------------------------------------------------
 
@@ -365,3 +475,8 @@ class Importer:
             if found:
                 self.paper_arxiv[slug] = found
         return f"/paper/{slug}"
+
+
+def _unstored(name):
+    """The place of a task or dataset that could not be stored: named, with no slug."""
+    return Entry(None, name)

@@ -7,46 +7,37 @@ others: a bad file changes nothing and the others go on.
 
 import hashlib
 from functools import partial
-from pathlib import Path
 
-from leaderboards.format.page import PageError, check_page, check_size, check_unicode, read_page
+from leaderboards.format.page import PageError, check_page, check_values, read_page
 from leaderboards.format.rules import compact_json, row_keys
+from leaderboards.ingest.files import page_files, read_file
 from leaderboards.ingest.writer import LoadReport, Source, Writer
 
 __all__ = ["LoadReport", "Loader", "check_built", "page_files", "row_keys"]
 
 
-def page_files(paths):
-    """Every regular, non-hidden file under the given files and folders, sorted."""
-    found = []
-    for path in map(Path, paths):
-        if path.is_dir():
-            found.extend(
-                child
-                for child in path.rglob("*")
-                if child.is_file()
-                and not any(part.startswith(".") for part in child.relative_to(path).parts)
-            )
-        else:
-            found.append(path)
-    return sorted(found)
-
-
 def _read_file(path):
     try:
-        # Refuse an oversized file before reading it into memory.
-        check_size(path.stat().st_size)
-        data = path.read_bytes()
-    except OSError as error:
-        raise PageError("(file)", f"cannot read: {error.strerror}") from None
-    return read_page(data)
+        return read_page(read_file(path))
+    except PageError:
+        raise
+    except (RecursionError, ValueError) as error:
+        # The checks are meant to leave nothing for Python to choke on; should
+        # one slip through, this file fails alone, by name, and the batch goes on.
+        raise PageError("(file)", f"cannot be read as a page: {error!r}") from None
 
 
 def check_built(page):
     """Check a page dict as if read from a file; its hash is that of its compact JSON."""
-    check_unicode(page)
-    data = compact_json(page).encode()
-    return page, hashlib.sha256(data).hexdigest(), check_page(page)
+    try:
+        check_values(page)
+        warnings = check_page(page)
+        data = compact_json(page).encode()
+    except PageError:
+        raise
+    except (RecursionError, ValueError, TypeError) as error:
+        raise PageError("(page)", f"cannot be stored as a page: {error!r}") from None
+    return page, hashlib.sha256(data).hexdigest(), warnings
 
 
 class Loader:

@@ -1,10 +1,12 @@
 import datetime
-import os
+from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from leaderboards.format.page import PageError
 from leaderboards.format.rules import parse_date
 from leaderboards.ingest.archive import Importer, open_archive
+from leaderboards.ingest.files import check_regular
 from leaderboards.management.report import write_report
 
 
@@ -35,9 +37,10 @@ class Command(BaseCommand):
 
     def handle(self, *args, file, snapshot, dry_run, verbosity, **options):
         try:
-            modified = os.stat(file).st_mtime
-        except OSError as error:
-            raise CommandError(f"{file}: cannot read: {error.strerror}") from None
+            # A FIFO would be waited on forever, a device read forever.
+            modified = check_regular(Path(file)).st_mtime
+        except PageError as error:
+            raise CommandError(f"{file}: {error.message}") from None
         if snapshot is None:
             # The file's own date: the same file imports with the same snapshot every time.
             snapshot = datetime.datetime.fromtimestamp(modified, tz=datetime.UTC).date()
