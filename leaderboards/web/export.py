@@ -360,7 +360,9 @@ class _SafeWriter:
     """csv.writer whose every cell goes through csv_cell()."""
 
     def __init__(self, out):
-        self.writer = csv.writer(out, lineterminator="\n")
+        # RFC 4180's line break: with it the writer quotes a cell holding a
+        # carriage return too, which a bare "\n" left loose to split the line.
+        self.writer = csv.writer(out, lineterminator="\r\n")
 
     def writerow(self, cells):
         self.writer.writerow([csv_cell(cell) for cell in cells])
