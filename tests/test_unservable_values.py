@@ -35,6 +35,8 @@ SITE = [
     "/paper/",
     TASK,
     DATASET,
+    "/paper/line-out-of-distribution-detection-by",
+    "/api/v1/papers/line-out-of-distribution-detection-by/results/",
     "/feeds/newest.atom",
     "/search?q=detection",
     "/sitemap.xml",
@@ -322,3 +324,17 @@ def test_healthz_is_503_when_a_stored_value_breaks_the_lists(seeded, client):
     body = response.json()
     assert body["database"] == "ok" and body["check"] == "leaderboard list"
     assert body["reason"].startswith("database 'default': leaderboard list could not be read")
+
+
+def test_export_seeds_names_the_board_it_cannot_write(seeded, tmp_path):
+    import io
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    store("leaderboard", "extra", '{"x":NaN}')
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="1 page file"):
+        call_command("export_seeds", tmp_path, stdout=io.StringIO(), stderr=err)
+    assert f"{SEED_SLUG}: not written: extra: a number that is not finite (nan)" in err.getvalue()
+    assert not list(tmp_path.iterdir())
