@@ -174,11 +174,20 @@ class PageData:
             return build()
         except Unservable as error:
             reasons = [reason for _, reason in error.problems]
-        except (LookupError, TypeError, ValueError, AttributeError, RecursionError) as error:
-            reasons = [f"{type(error).__name__}: {str(error)[:200]}"]
+            detail = ""
+        except RecursionError:
+            reasons, detail = ["nested too deep to read"], ""
+        except (LookupError, TypeError, ValueError, AttributeError) as error:
+            # What a visitor reads; the log keeps the exception for whoever repairs it.
+            reasons = ["not in the shape the page format describes"]
+            detail = f" ({type(error).__name__}: {str(error)[:200]})"
         for reason in reasons:
             logger.error(
-                "leaderboard %s: %s cannot be shown: %s", self.leaderboard.slug, block, reason
+                "leaderboard %s: %s cannot be shown: %s%s",
+                self.leaderboard.slug,
+                block,
+                reason,
+                detail,
             )
             self.unshown.append((block, reason))
         return None
