@@ -338,3 +338,16 @@ def test_export_seeds_names_the_board_it_cannot_write(seeded, tmp_path):
         call_command("export_seeds", tmp_path, stdout=io.StringIO(), stderr=err)
     assert f"{SEED_SLUG}: not written: extra: a number that is not finite (nan)" in err.getvalue()
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("case", ADMIN_CASES)
+def test_an_editor_withholds_a_row_of_such_a_board(case, seeded, editor_client, client):
+    from tests.test_editorial import withhold_in_admin
+
+    table, column, text, _ = CASES[case]
+    store(table, column, text)
+    row = seeded.rows.get(rank=1)
+    assert withhold_in_admin(editor_client, row).status_code == 302
+    row.refresh_from_db()
+    assert row.withheld
+    assert client.get("/sota/").status_code == 200
