@@ -74,3 +74,10 @@ def test_failures_under_the_limit_leave_every_login_open(editor, victim):
         sign_in("victor", "guess", OFFICE)
     assert sign_in("victor", OTHER_PASSWORD, HOME).status_code == 302
     assert sign_in("erin", EDITOR_PASSWORD, OFFICE).status_code == 302
+
+
+def test_padding_the_name_with_spaces_counts_against_the_same_account(editor):
+    # The login form strips the name, so " erin" signs in as erin: it must count as erin.
+    for address, name in ((OFFICE, " erin"), (HOME, "erin "), (CAFE, "erin")):
+        sign_in(name, "wrong", address)
+    assert sign_in("erin", EDITOR_PASSWORD, ELSEWHERE).status_code == 429
