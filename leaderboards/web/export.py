@@ -162,7 +162,7 @@ class PageData:
         for row in self.rows:
             yield row, row.cells, self.verification.get(row.pk)
 
-    def shown(self, block, build):
+    def guard(self, block, build):
         """`build()`, or None when a stored value keeps the block from being shown.
 
         The page's guard: a value stored before the loader refused it, or
@@ -202,10 +202,10 @@ class PageData:
         """
         rows = [self._row_facts(row) for row in self.rows]
         return {
-            "source": self.shown("source", self._source),
+            "source": self.guard("source", self._source),
             "counts": derive.page_counts(rows),
-            "since_archive": self.shown("since_archive", self._since_archive),
-            "syntology": self.shown("syntology", lambda: self._syntology(rows, extras=False)),
+            "since_archive": self.guard("since_archive", self._since_archive),
+            "syntology": self.guard("syntology", lambda: self._syntology(rows, extras=False)),
         }
 
     def since_table(self, since):
@@ -215,7 +215,7 @@ class PageData:
             columns = since.get("columns") or []
             return [[entry.get(name) for name in columns] for entry in since.get("entries") or []]
 
-        return self.shown("since_archive", build) if since else []
+        return self.guard("since_archive", build) if since else []
 
     def _row_facts(self, row):
         """What the derived figures read from a row (see derive.py)."""
@@ -271,7 +271,7 @@ class PageData:
     def _document(self):
         board = self.leaderboard
         rows = [
-            self.shown(f"rows[{index}]", lambda row=row: self.row_document(row))
+            self.guard(f"rows[{index}]", lambda row=row: self.row_document(row))
             for index, row in enumerate(self.rows)
         ]
         if self.unshown:
@@ -289,7 +289,7 @@ class PageData:
             "category_note": board.category_note,
             "description": board.description,
             "description_from": board.description_from,
-            "source": self.shown("source", self._source),
+            "source": self.guard("source", self._source),
             "metrics": [metric.name for metric in self.metrics],
             "metric_direction": {
                 "note": board.direction_note,
@@ -297,10 +297,11 @@ class PageData:
             },
             "counts": derive.page_counts(rows),
             "rows": rows,
-            "since_archive": self.shown("since_archive", self._since_archive),
-            "syntology": self.shown("syntology", lambda: self._syntology(rows)),
+            "since_archive": self.guard("since_archive", self._since_archive),
+            "syntology": self.guard("syntology", lambda: self._syntology(rows)),
         }
-        self.shown("extra", lambda: page.update(_readable(board.extra)))
+        extra = self.guard("extra", lambda: _readable(board.extra))
+        page.update(extra or {})
         return page
 
     def _since_archive(self):
