@@ -6,6 +6,8 @@ re-load writes only the first kind.
 """
 
 import json
+import logging
+from datetime import UTC, datetime
 
 from django.db import models
 from django.db.models import Q
@@ -13,8 +15,36 @@ from django.db.models.functions import Length
 from django.urls import reverse
 from django.utils import timezone
 
+from leaderboards.format import servable
 from leaderboards.format.rules import compact_json
 from leaderboards.format.rules import n_samples as samples
+
+logger = logging.getLogger(__name__)
+
+
+class UnreadableJSON:
+    """A stored JSON text that cannot be served, kept exactly as stored.
+
+    What a field holds instead of a value that will not decode or that
+    servable.problem() refuses: every query that selects the column still
+    answers, a page shows that the block could not be shown, and saving the
+    object writes the same text back.
+    """
+
+    __slots__ = ("text", "reason")
+
+    def __init__(self, text, reason):
+        self.text = text
+        self.reason = reason
+
+    def __str__(self):
+        return f"(stored value cannot be shown: {self.reason})"
+
+    def __eq__(self, other):
+        return isinstance(other, UnreadableJSON) and other.text == self.text
+
+    def __hash__(self):
+        return hash(self.text)
 
 
 class OrderedJSONField(models.TextField):
@@ -25,7 +55,23 @@ class OrderedJSONField(models.TextField):
     """
 
     def from_db_value(self, value, expression, connection):
-        return None if value is None else json.loads(value)
+        if value is None:
+            return None
+        try:
+            decoded = json.loads(value)
+        except RecursionError:
+            reason = "nested deeper than Python can read"
+        except ValueError as error:
+            # Not JSON, or an integer of more digits than Python converts.
+            reason = str(error)[:200]
+        else:
+            reason = servable.problem(decoded)
+            if reason is None:
+                return decoded
+        logger.error(
+            "%s.%s holds JSON that cannot be served: %s", self.model.__name__, self.name, reason
+        )
+        return UnreadableJSON(value, reason)
 
     def to_python(self, value):
         if isinstance(value, str):
@@ -35,10 +81,27 @@ class OrderedJSONField(models.TextField):
     def get_prep_value(self, value):
         if value is None:
             return None
+        if isinstance(value, UnreadableJSON):
+            return value.text
         return compact_json(value)
 
     def value_to_string(self, obj):
         return self.get_prep_value(self.value_from_object(obj))
+
+
+# The instants Python's datetime can hold, in UTC. PostgreSQL stores a wider
+# range (an offset moves 0001-01-01T00:00:00+01:00 to year 0, and
+# 9999-12-31T23:59:59-01:00 to year 10000), but psycopg cannot read such a
+# value back, so every query that selected the row failed: lists, feeds, the API.
+EARLIEST = datetime.min.replace(tzinfo=UTC)
+LATEST = datetime.max.replace(tzinfo=UTC)
+
+
+def readable_instant(name):
+    """A check that the datetime column `name` is null or within Python's range."""
+    return Q(**{f"{name}__isnull": True}) | Q(**{f"{name}__gte": EARLIEST}) & Q(
+        **{f"{name}__lte": LATEST}
+    )
 
 
 class Direction(models.TextChoices):
@@ -224,6 +287,11 @@ class Leaderboard(models.Model):
             models.Index(fields=["dataset", "slug"], name="leaderboard_dataset_slug_idx"),
             models.Index(fields=["-row_count", "slug"], name="leaderboard_by_rows_idx"),
             models.Index(fields=["-newest_paper_date", "slug"], name="leaderboard_by_newest_idx"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=readable_instant("read_at"), name="leaderboard_read_at_readable"
+            ),
         ]
 
     def __str__(self):
@@ -420,6 +488,9 @@ class SyntologySnapshot(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["leaderboard", "read_at"], name="snapshot_read_at_unique"
+            ),
+            models.CheckConstraint(
+                condition=readable_instant("read_at"), name="snapshot_read_at_readable"
             ),
         ]
 

@@ -12,6 +12,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
+from sotasite import keycheck
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -33,13 +35,19 @@ PRODUCTION = env_flag("SOTASITE_PRODUCTION")
 DEBUG = env_flag("SOTASITE_DEBUG")
 
 SECRET_KEY = os.environ.get("SOTASITE_SECRET_KEY", "")
-if not SECRET_KEY:
-    if PRODUCTION:
+if PRODUCTION:
+    if not SECRET_KEY:
         raise ImproperlyConfigured(
             "SOTASITE_SECRET_KEY must be set when SOTASITE_PRODUCTION is on."
         )
-    # Only for a local run: sessions signed with it are worthless elsewhere.
-    SECRET_KEY = "insecure-local-only-key-not-for-production-use-0123456789"
+    if reason := keycheck.weakness(SECRET_KEY):
+        raise ImproperlyConfigured(
+            f"SOTASITE_SECRET_KEY is too weak for production: {reason}. Use at least "
+            f"{keycheck.MIN_LENGTH} random characters, for example from "
+            "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`."
+        )
+elif not SECRET_KEY:
+    SECRET_KEY = keycheck.LOCAL_DEFAULT
 
 ALLOWED_HOSTS = env_list("SOTASITE_ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "localhost"])
 
@@ -227,8 +235,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
 
-# Editors sign in at /admin/. django-axes counts failed logins per client
-# address and refuses that client for a while after too many.
+# Editors sign in at /admin/. django-axes counts failed logins and refuses
+# the address, or the account, for a while after too many.
 INSTALLED_APPS += ["axes"]
 MIDDLEWARE += ["axes.middleware.AxesMiddleware"]
 AUTHENTICATION_BACKENDS = [
@@ -237,8 +245,13 @@ AUTHENTICATION_BACKENDS = [
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("SOTASITE_LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = 1  # hours
-AXES_LOCKOUT_PARAMETERS = ["ip_address"]
-AXES_RESET_ON_SUCCESS = True
+# Counted per address and, apart, per username: guesses at one account from
+# many addresses reach the limit, and so do guesses at another account between
+# one's own successful logins. Failures age out after the cool-off rather than
+# being cleared by a success: clearing them by address forgave every guess made
+# from it, whichever account they were aimed at.
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = False
 # How many proxies of ours stand before the app; their X-Forwarded-For names the client.
 SOTASITE_PROXY_COUNT = int(os.environ.get("SOTASITE_PROXY_COUNT", "0"))
 AXES_CLIENT_IP_CALLABLE = "leaderboards.admin.auth.client_ip"

@@ -78,8 +78,12 @@ def n_samples(n_ran, n_unverified):
 
 
 def compact_json(value):
-    """JSON as the page files come: no spaces, non-ASCII kept as it is."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """JSON as the page files come: no spaces, non-ASCII kept as it is.
+
+    Strict JSON: a NaN or an infinity raises ValueError rather than being
+    written as a token no JSON reader accepts.
+    """
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 # Code ------------------------------------------------------------------------------

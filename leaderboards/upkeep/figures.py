@@ -55,7 +55,9 @@ def refresh_leaderboards(ids):
         .order_by("leaderboard", "-read_at")
         .values_list("leaderboard", "since_archive")
     ):
-        entries.setdefault(board, len((since or {}).get("entries") or []))
+        # A block the database holds but the site cannot read (UnreadableJSON) counts none.
+        readable = since if isinstance(since, dict) else {}
+        entries.setdefault(board, len(readable.get("entries") or []))
     # One plain UPDATE per board, sent together: bulk_update's CASE expression
     # over a chunk of boards took seconds on SQLite.
     quote = connection.ops.quote_name

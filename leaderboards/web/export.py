@@ -6,13 +6,36 @@ from what a file once stated; everything else comes back in the file's order.
 
 import copy
 import csv
+import logging
+import math
+import re
 from dataclasses import dataclass, field
 
 from django.urls import reverse
 
 from leaderboards.format import derive
 from leaderboards.format.rules import ROW_COUNTERS, compact_json, n_samples
-from leaderboards.models import MetricValue, Row, RowVerification
+from leaderboards.models import MetricValue, Row, RowVerification, UnreadableJSON
+
+logger = logging.getLogger(__name__)
+
+
+class Unservable(Exception):
+    """A stored value of the page that cannot be shown or written out.
+
+    `problems` are (block, reason) pairs: which part of the page, and why.
+    """
+
+    def __init__(self, problems):
+        self.problems = list(problems)
+        super().__init__("; ".join(f"{block}: {reason}" for block, reason in self.problems))
+
+
+def _readable(value):
+    """The stored block, or Unservable when the database held JSON the site cannot serve."""
+    if isinstance(value, UnreadableJSON):
+        raise Unservable([("", value.reason)])
+    return value
 
 
 @dataclass(slots=True)
@@ -93,6 +116,8 @@ class PageData:
     def __init__(self, leaderboard, *, row_extras=True):
         self.leaderboard = leaderboard
         self.row_extras = row_extras
+        # (block, reason) for each part of the page a stored value kept from being shown.
+        self.unshown = []
         self.metrics = list(leaderboard.metrics.all())
         self.areas = [link.area for link in leaderboard.area_links.all()]
         shown = Row.objects.filter(leaderboard=leaderboard).shown()
@@ -114,6 +139,9 @@ class PageData:
             "row_id", "metric_id", "raw", "number"
         ):
             row = by_pk[row_id]
+            if number is not None and not math.isfinite(number):
+                # Stored before the parser refused infinities: no chart or sort can place it.
+                number = None
             cell = Cell(metric_id, raw, number)
             row.values.append(cell)
             row.cells[column[metric_id]] = cell
@@ -134,15 +162,60 @@ class PageData:
         for row in self.rows:
             yield row, row.cells, self.verification.get(row.pk)
 
+    def guard(self, block, build):
+        """`build()`, or None when a stored value keeps the block from being shown.
+
+        The page's guard: a value stored before the loader refused it, or
+        written by hand, costs its own block (noted in `unshown` and logged),
+        never the page. The errors caught are those that reading a block of the
+        wrong shape raises; anything else is a bug and still fails loudly.
+        """
+        try:
+            return build()
+        except Unservable as error:
+            reasons = [reason for _, reason in error.problems]
+            detail = ""
+        except RecursionError:
+            reasons, detail = ["nested too deep to read"], ""
+        except (LookupError, TypeError, ValueError, AttributeError) as error:
+            # What a visitor reads; the log keeps the exception for whoever repairs it.
+            reasons = ["not in the shape the page format describes"]
+            detail = f" ({type(error).__name__}: {str(error)[:200]})"
+        for reason in reasons:
+            logger.error(
+                "leaderboard %s: %s cannot be shown: %s%s",
+                self.leaderboard.slug,
+                block,
+                reason,
+                detail,
+            )
+            self.unshown.append((block, reason))
+        return None
+
+    def unshown_blocks(self):
+        return {block for block, _ in self.unshown}
+
     def summary(self):
-        """The page-level blocks of `document()`, for the page: same figures, no rows built."""
+        """The page-level blocks of `document()`, for the page: same figures, no rows built.
+
+        A block that cannot be shown is None, and named in `unshown`.
+        """
         rows = [self._row_facts(row) for row in self.rows]
         return {
-            "source": self._source(),
+            "source": self.guard("source", self._source),
             "counts": derive.page_counts(rows),
-            "since_archive": self._since_archive(),
-            "syntology": self._syntology(rows),
+            "since_archive": self.guard("since_archive", self._since_archive),
+            "syntology": self.guard("syntology", lambda: self._syntology(rows, extras=False)),
         }
+
+    def since_table(self, since):
+        """The since-archive entries as lists in the block's column order."""
+
+        def build():
+            columns = since.get("columns") or []
+            return [[entry.get(name) for name in columns] for entry in since.get("entries") or []]
+
+        return self.guard("since_archive", build) if since else []
 
     def _row_facts(self, row):
         """What the derived figures read from a row (see derive.py)."""
@@ -159,7 +232,7 @@ class PageData:
         }
 
     def _source(self):
-        source = dict(self.leaderboard.source)
+        source = dict(_readable(self.leaderboard.source))
         source["rows_withheld_as_spam"] = source["rows_withheld_as_spam"] + self.withheld
         return source
 
@@ -178,15 +251,31 @@ class PageData:
             "n_code_links": row.n_code_links,
             "syntology": verification.as_block() if verification else None,
         }
-        document.update(row.extra)
+        document.update(_readable(row.extra))
         return document
 
     def document(self):
-        """The page as a page file: same keys, same order, figures recomputed."""
+        """The page as a page file: same keys, same order, figures recomputed.
+
+        Raises Unservable, naming every block at fault, when a stored value
+        cannot be written out: a page file with a hole would not be the page.
+        """
         if not self.row_extras:
             raise ValueError("a page file needs the rows' extra keys: PageData(row_extras=True)")
+        self.unshown = []
+        page = self._document()
+        if self.unshown:
+            raise Unservable(self.unshown)
+        return page
+
+    def _document(self):
         board = self.leaderboard
-        rows = [self.row_document(row) for row in self.rows]
+        rows = [
+            self.guard(f"rows[{index}]", lambda row=row: self.row_document(row))
+            for index, row in enumerate(self.rows)
+        ]
+        if self.unshown:
+            raise Unservable(self.unshown)
         page = {
             "url": board.path,
             "task": {
@@ -200,7 +289,7 @@ class PageData:
             "category_note": board.category_note,
             "description": board.description,
             "description_from": board.description_from,
-            "source": self._source(),
+            "source": self.guard("source", self._source),
             "metrics": [metric.name for metric in self.metrics],
             "metric_direction": {
                 "note": board.direction_note,
@@ -208,16 +297,17 @@ class PageData:
             },
             "counts": derive.page_counts(rows),
             "rows": rows,
-            "since_archive": self._since_archive(),
-            "syntology": self._syntology(rows),
+            "since_archive": self.guard("since_archive", self._since_archive),
+            "syntology": self.guard("syntology", lambda: self._syntology(rows)),
         }
-        page.update(board.extra)
+        extra = self.guard("extra", lambda: _readable(board.extra))
+        page.update(extra or {})
         return page
 
     def _since_archive(self):
         if self.snapshot is None or self.snapshot.since_archive is None:
             return None
-        block = copy.deepcopy(self.snapshot.since_archive)
+        block = copy.deepcopy(_readable(self.snapshot.since_archive))
         measurement = block.get("measurement")
         if measurement is not None and "wilson95_lower" in measurement:
             measurement["wilson95_lower"] = derive.wilson_lower(
@@ -225,8 +315,11 @@ class PageData:
             )
         return block
 
-    def _syntology(self, rows):
+    def _syntology(self, rows, extras=True):
+        """The `syntology` block; `extras=False` leaves out the keys only the export writes."""
         snapshot = self.snapshot
+        if snapshot is None:
+            raise Unservable([("", "the page has no verification snapshot")])
         figures = derive.syntology_figures(rows)
         for name, note in (
             ("samples_over_distinct_papers", snapshot.distinct_papers_note),
@@ -235,21 +328,61 @@ class PageData:
             if note is not None:
                 figures[name]["note"] = note
         block = {"read_at": snapshot.read_at_text, "claim": snapshot.claim, **figures}
-        block.update(snapshot.extra)
+        if extras:
+            block.update(_readable(snapshot.extra))
         return block
 
 
 def page_json(document):
-    """Compact JSON as the page files come: no spaces, non-ASCII kept."""
-    return compact_json(document)
+    """Compact JSON as the page files come: no spaces, non-ASCII kept.
+
+    Always valid JSON: a value that JSON cannot hold (NaN, an infinity) or
+    that nests too deep to encode raises Unservable instead of being written.
+    """
+    try:
+        return compact_json(document)
+    except (ValueError, RecursionError) as error:
+        raise Unservable([("page", str(error)[:200])]) from error
+
+
+# What makes a spreadsheet read a cell as a formula (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# A signed decimal number, nothing else: no spreadsheet evaluates it as more than
+# the number it is, so "-0.52" keeps its sign for the scripts that read the CSV.
+PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def csv_cell(value):
+    """A value as a CSV cell that no spreadsheet runs as a formula.
+
+    A cell starting with one of FORMULA_STARTS gets a single quote in front,
+    as OWASP recommends, unless the whole cell is a plain number.
+    """
+    text = "" if value is None else str(value)
+    if text.startswith(FORMULA_STARTS) and not PLAIN_NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+class _SafeWriter:
+    """csv.writer whose every cell goes through csv_cell()."""
+
+    def __init__(self, out):
+        # RFC 4180's line break: with it the writer quotes a cell holding a
+        # carriage return too, which a bare "\n" left loose to split the line.
+        self.writer = csv.writer(out, lineterminator="\r\n")
+
+    def writerow(self, cells):
+        self.writer.writerow([csv_cell(cell) for cell in cells])
 
 
 def page_csv(data, out):
     """One line per shown row, archive order; metric columns hold the raw strings.
 
-    A row that lacks a metric gets an empty cell, as on the page.
+    A row that lacks a metric gets an empty cell, as on the page. Every cell,
+    the header's metric names included, is neutralised by csv_cell().
     """
-    writer = csv.writer(out, lineterminator="\n")
+    writer = _SafeWriter(out)
     metrics = [metric.name for metric in data.metrics]
     writer.writerow(
         ["rank_in_archive_order", "model", *metrics, "uses_additional_data", "paper_date"]

@@ -1,9 +1,9 @@
 from pathlib import Path
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from leaderboards.models import Leaderboard
-from leaderboards.web.export import PageData, page_json
+from leaderboards.web.export import PageData, Unservable, page_json
 
 
 class Command(BaseCommand):
@@ -14,10 +14,17 @@ class Command(BaseCommand):
 
     def handle(self, *args, directory, **options):
         directory.mkdir(parents=True, exist_ok=True)
-        written = 0
+        written, failed = 0, 0
         for leaderboard in Leaderboard.objects.for_page().iterator(chunk_size=500):
-            document = PageData(leaderboard).document()
-            target = directory / f"{leaderboard.slug}.json"
-            target.write_text(page_json(document), encoding="utf-8")
+            try:
+                text = page_json(PageData(leaderboard).document())
+            except Unservable as error:
+                # One board's stored value that JSON cannot carry costs that file only.
+                self.stderr.write(f"{leaderboard.slug}: not written: {error}")
+                failed += 1
+                continue
+            (directory / f"{leaderboard.slug}.json").write_text(text, encoding="utf-8")
             written += 1
         self.stdout.write(self.style.SUCCESS(f"wrote {written} page files to {directory}"))
+        if failed:
+            raise CommandError(f"{failed} page file(s) could not be written (see above)")

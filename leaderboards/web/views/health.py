@@ -1,4 +1,11 @@
-"""/healthz: is the site up and can it reach its databases?"""
+"""/healthz: can the site serve its pages?
+
+A database that answers `SELECT 1` is not enough: a missing table or a stored
+value the driver cannot read breaks every list while the ping still passes.
+So each database is asked what every page needs: the site state that keys
+the page cache, the first page of the leaderboard list, and the newest
+results that the home page and the feed show, each read whole.
+"""
 
 import logging
 
@@ -8,32 +15,82 @@ from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from leaderboards.models import Leaderboard, Row, SiteState
+from leaderboards.web.views.catalogue import PER_PAGE
+from leaderboards.web.views.home import NEWEST
+
 logger = logging.getLogger(__name__)
 
 
-def _check(alias):
+def _ping(alias):
     with connections[alias].cursor() as cursor:
         cursor.execute("SELECT 1")
         cursor.fetchone()
 
 
+def _site_state(alias):
+    # The row may be absent before the first load (the cache then reads version 0).
+    list(SiteState.objects.using(alias).values_list("data_version", "changed_at"))
+
+
+def _leaderboard_list(alias):
+    boards = Leaderboard.objects.using(alias).select_related("task", "dataset", "category")
+    list(boards.order_by("slug")[:PER_PAGE])
+
+
+def _newest_results(alias):
+    rows = (
+        Row.objects.using(alias)
+        .shown()
+        .filter(paper_date__isnull=False)
+        .select_related("leaderboard__task", "leaderboard__dataset", "paper")
+        .order_by("-paper_date", "-pk")
+    )
+    list(rows[:NEWEST])
+
+
+# What every page needs, in the order a request meets it; named in a 503.
+CHECKS = [
+    ("site state", _site_state),
+    ("leaderboard list", _leaderboard_list),
+    ("newest results", _newest_results),
+]
+
+# What reading a stored value can raise: the driver's errors come as
+# DatabaseError; SQLite's text dates fail in Python's own parsing.
+READ_ERRORS = (DatabaseError, ValueError, OverflowError)
+
+
+def _unreachable(alias, error):
+    # The driver's message names the host and the failure, never the
+    # password; the logging filter strips secrets all the same.
+    logger.error("health check: database %r unreachable: %s", alias, error)
+    reason = f"database {alias!r} did not answer ({type(error).__name__})"
+    return JsonResponse(
+        {"status": "error", "database": "unreachable", "reason": reason}, status=503
+    )
+
+
+def _cannot_serve(alias, check, error):
+    logger.error("health check: database %r answers but %s fails: %s", alias, check, error)
+    reason = f"database {alias!r}: {check} could not be read ({type(error).__name__})"
+    return JsonResponse(
+        {"status": "error", "database": "ok", "check": check, "reason": reason}, status=503
+    )
+
+
 @never_cache
 @require_safe
 def healthz(request):
-    """200 when the primary and every read replica answer, else 503 naming the one that did not."""
+    """200 when every database answers and serves what pages need, else 503 naming what failed."""
     for alias in [DEFAULT_DB_ALIAS, *settings.SOTASITE_READ_REPLICAS]:
         try:
-            _check(alias)
+            _ping(alias)
         except DatabaseError as error:
-            # The driver's message names the host and the failure, never the
-            # password; the logging filter strips secrets all the same.
-            logger.error("health check: database %r unreachable: %s", alias, error)
-            return JsonResponse(
-                {
-                    "status": "error",
-                    "database": "unreachable",
-                    "reason": f"database {alias!r} did not answer ({type(error).__name__})",
-                },
-                status=503,
-            )
+            return _unreachable(alias, error)
+        for check, run in CHECKS:
+            try:
+                run(alias)
+            except READ_ERRORS as error:
+                return _cannot_serve(alias, check, error)
     return JsonResponse({"status": "ok", "database": "ok"})

@@ -5,19 +5,20 @@ rows and the same figures.
 """
 
 import io
+import logging
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
 from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 
 from leaderboards.format.rules import n_samples
 from leaderboards.models import Leaderboard, Row
 from leaderboards.web.chart import build_chart
-from leaderboards.web.export import PageData, page_csv, page_json
+from leaderboards.web.export import PageData, Unservable, page_csv, page_json
 from leaderboards.web.filters import RowFilter
 from leaderboards.web.table import (
     ASC,
@@ -30,6 +31,8 @@ from leaderboards.web.table import (
     sort_rows,
 )
 from leaderboards.web.views.reads import consistent_read
+
+logger = logging.getLogger(__name__)
 
 ROWS_PER_PAGE = 100
 
@@ -89,8 +92,11 @@ def _headers(request, metrics, sorted_key, sorted_order):
 
 def _history(leaderboard):
     """Every verification snapshot with its row figures, newest first, in one query."""
+    # Only the columns shown: an old snapshot's blocks are never decoded here.
     return list(
-        leaderboard.snapshots.newest_first().annotate(
+        leaderboard.snapshots.newest_first()
+        .only("read_at", "read_at_text")
+        .annotate(
             rows_with_line=Count("verifications"),
             rows_ran=Count("verifications", filter=Q(verifications__n_ran__gt=0)),
             n_ran=Coalesce(Sum("verifications__n_ran"), 0),
@@ -140,10 +146,9 @@ def leaderboard_detail(request, slug):
 
     document = data.summary()
     since = document["since_archive"]
-    entries = []
-    if since:
-        columns = since.get("columns") or []
-        entries = [[entry.get(name) for name in columns] for entry in since.get("entries") or []]
+    entries = data.since_table(since)
+    if entries is None:
+        since = None
     history = _history(board)
     # The filter form and "clear filters" keep how the table is sorted and charted.
     kept = [(name, request.GET[name]) for name in ("sort", "order", "chart") if name in request.GET]
@@ -171,13 +176,34 @@ def leaderboard_detail(request, slug):
             "hidden_params": kept,
             "clear_href": "?" + urlencode(kept),
             "dated_href": _query(request, sort="date", order=ASC, page=None),
+            "unshown": data.unshown,
+            "unshown_blocks": data.unshown_blocks(),
         },
     )
 
 
+# Not a 500: the site works, this one page file cannot be written until the
+# board is re-loaded or an editor removes it. Not cached (the page cache keeps 200s only).
+UNSERVABLE_STATUS = 503
+
+
 @consistent_read
 def leaderboard_json(request, slug):
-    return HttpResponse(page_json(_page_data(slug).document()), content_type="application/json")
+    data = _page_data(slug)
+    try:
+        text = page_json(data.document())
+    except Unservable as error:
+        logger.error("leaderboard %s: page file cannot be exported: %s", slug, error)
+        return JsonResponse(
+            {
+                "error": "This leaderboard holds a stored value that cannot be written as JSON, "
+                "so its page file cannot be exported. The error has been logged.",
+                "leaderboard": data.leaderboard.slug,
+                "unshown": [{"block": block, "reason": reason} for block, reason in error.problems],
+            },
+            status=UNSERVABLE_STATUS,
+        )
+    return HttpResponse(text, content_type="application/json")
 
 
 @consistent_read
