@@ -11,7 +11,6 @@ import datetime
 import hashlib
 import itertools
 import json
-from collections import Counter
 from functools import partial
 from pathlib import Path
 
@@ -19,6 +18,8 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import DateField
 from django.utils.text import slugify
 
+from leaderboards import decisions
+from leaderboards.decisions import key_digest, row_keys
 from leaderboards.format import derive
 from leaderboards.format.page import (
     PAGE_KEYS,
@@ -82,20 +83,6 @@ def page_files(paths):
         else:
             found.append(path)
     return sorted(found)
-
-
-def row_keys(rows):
-    """A key per row that survives re-ranking: model and paper, numbered if repeated.
-
-    Editors' decisions about a row follow this key from one file to a newer one.
-    """
-    seen = Counter()
-    keys = []
-    for row in rows:
-        base = (row["model"], derive.paper_identity(row) or "")
-        seen[base] += 1
-        keys.append((*base, seen[base]))
-    return keys
 
 
 class Catalog:
@@ -249,17 +236,19 @@ class Loader:
         if not checked:
             return
         slugs = [slug_of(page["url"]) for _, page, _ in checked]
-        stored = {
-            lb.slug: lb
-            for lb in Leaderboard.objects.filter(slug__in=slugs).only(
-                "id", "slug", "source_sha256", "read_at"
-            )
-        }
         # Pages not stored yet are written together, one insert per table for the
         # chunk rather than per page: most of a first load's time was spent
         # building statements.
         fresh = {}
         with transaction.atomic():
+            # Editors lock a board to record a decision on it: locked here, as
+            # read, no editor's commit falls between this read and the rewrite.
+            stored = {
+                lb.slug: lb
+                for lb in Leaderboard.objects.filter(slug__in=slugs)
+                .locked()
+                .only("id", "slug", "source_sha256", "read_at")
+            }
             for name, page, sha in checked:
                 slug = slug_of(page["url"])
                 if slug in fresh:
@@ -352,14 +341,14 @@ class Loader:
         LeaderboardArea.objects.bulk_create(
             link for board, page in pages for link in self._area_links(board, page, catalog)
         )
-        # A new page has no editorial decisions to carry, so nothing is warned.
-        metrics = [self._metrics(board, page, {}, None) for board, page in pages]
+        # A new page has no editorial decisions to apply.
+        metrics = [self._metrics(board, page) for board, page in pages]
         Metric.objects.bulk_create(metric for board_metrics in metrics for metric in board_metrics)
         if self.prepare:
             papers = self.prepare(catalog, [page for _, page in pages])
         else:
             papers = _papers_for([row for _, page in pages for row in page["rows"]])
-        rows = [self._rows(board, page, papers, {}, None) for board, page in pages]
+        rows = [self._rows(board, page, papers) for board, page in pages]
         _insert_rows([row for board_rows in rows for row in board_rows])
         _insert(
             MetricValue,
@@ -415,23 +404,23 @@ class Loader:
     def _write(self, page, sha, read_at, current, catalog, name):
         fields = self._board_fields(page, sha, read_at, catalog)
         slug = slug_of(page["url"])
-        carried_rows, carried_metrics = {}, {}
         if current is None:
             leaderboard = Leaderboard.objects.create(slug=slug, **fields)
         else:
             leaderboard = Leaderboard.objects.get(pk=current.pk)
             for field, value in fields.items():
                 setattr(leaderboard, field, value)
-            carried_rows, carried_metrics = self._editorial_state(leaderboard)
             leaderboard.rows.all().delete()
             leaderboard.metrics.all().delete()
             leaderboard.area_links.all().delete()
         LeaderboardArea.objects.bulk_create(self._area_links(leaderboard, page, catalog))
-        metrics = Metric.objects.bulk_create(
-            self._metrics(leaderboard, page, carried_metrics, name)
-        )
+        metrics = Metric.objects.bulk_create(self._metrics(leaderboard, page))
         papers = _papers_for(page["rows"])
-        rows = Row.objects.bulk_create(self._rows(leaderboard, page, papers, carried_rows, name))
+        rows = Row.objects.bulk_create(self._rows(leaderboard, page, papers))
+        # Editors' decisions, kept by key, onto the new rows and metrics.
+        self.report.warnings += [
+            (name, warning) for _, warning in decisions.apply_decisions([leaderboard.pk])
+        ]
         _insert(MetricValue, VALUE_FIELDS, _values(rows, page, {m.name: m for m in metrics}))
         leaderboard.save()
         snapshot, created = SyntologySnapshot.objects.update_or_create(
@@ -444,61 +433,22 @@ class Loader:
         return leaderboard
 
     @staticmethod
-    def _editorial_state(leaderboard):
-        stored_rows = list(
-            leaderboard.rows.select_related("paper")
-            .order_by("rank")
-            .values(
-                "model", "paper__slug", "paper_url", "paper_title", "withheld", "withheld_reason"
-            )
-        )
-        as_page_rows = [
-            {
-                "model": row["model"],
-                "paper": row["paper__slug"] and f"/paper/{row['paper__slug']}",
-                "paper_url": row["paper_url"],
-                "paper_title": row["paper_title"],
-            }
-            for row in stored_rows
-        ]
-        rows = {
-            key: (row["withheld"], row["withheld_reason"])
-            for key, row in zip(row_keys(as_page_rows), stored_rows, strict=True)
-            if row["withheld"]
-        }
-        metrics = dict(
-            leaderboard.metrics.exclude(editor_direction=None).values_list(
-                "name", "editor_direction"
-            )
-        )
-        return rows, metrics
-
-    def _metrics(self, leaderboard, page, carried, name):
+    def _metrics(leaderboard, page):
         by_metric = page["metric_direction"]["by_metric"]
-        metrics = [
+        return [
             Metric(
                 leaderboard=leaderboard,
                 name=metric,
                 position=index,
                 source_direction=by_metric[metric],
-                editor_direction=carried.pop(metric, None),
             )
             for index, metric in enumerate(page["metrics"])
         ]
-        for metric, direction in carried.items():
-            self.report.warnings.append(
-                (
-                    name,
-                    f"metric {metric!r}, given direction {direction!r} by an editor, "
-                    "is not in the newer file; the decision is dropped",
-                )
-            )
-        return metrics
 
-    def _rows(self, leaderboard, page, papers, carried, name):
+    @staticmethod
+    def _rows(leaderboard, page, papers):
         rows = []
         for key, data in zip(row_keys(page["rows"]), page["rows"], strict=True):
-            withheld, reason = carried.pop(key, (False, ""))
             rows.append(
                 Row(
                     leaderboard=leaderboard,
@@ -512,16 +462,7 @@ class Loader:
                     code=data["code"],
                     n_code_links=data["n_code_links"],
                     extra={k: data[k] for k in data if k not in ROW_KEYS},
-                    withheld=withheld,
-                    withheld_reason=reason,
-                )
-            )
-        for key, (_, reason) in carried.items():
-            self.report.warnings.append(
-                (
-                    name,
-                    f"row {key[0]!r} ({key[1] or 'no paper'}), withheld by an editor "
-                    f"({reason}), is not in the newer file; the decision is dropped",
+                    key=key_digest(key),
                 )
             )
         return rows
@@ -591,6 +532,7 @@ ROW_FIELDS = (
     "code",
     "n_code_links",
     "extra",
+    "key",
     "withheld",
     "withheld_reason",
 )
