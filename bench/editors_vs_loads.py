@@ -118,8 +118,9 @@ def reload_loop(options):
         report = Loader().load_pages([(f"v{version}", board_page(version, options.rows))])
         loads += report.updated
         failed += report.failed
-        # A load right after a load: SQLite hands its write lock to no one in
-        # between, and the editors would only see "busy" (measured, not hidden).
+        # A moment between loads, as between an operator's runs. Back to back
+        # (--pause 0) SQLite hands its write lock to the next load more often
+        # than to a waiting editor: in 30 s, 193 actions against about 285.
         time.sleep(options.pause)
     print(json.dumps({"loads": loads, "failed": failed, "version": version}))
 
