@@ -90,6 +90,18 @@ def lock_boards(ids):
 # -- the loader's side ------------------------------------------------------------
 
 
+def with_decided(boards):
+    """Boards annotated `decided`: whether any decision stands on them.
+
+    A re-load skips apply_decisions for the many boards no editor touched.
+    """
+    board = OuterRef("pk")
+    return boards.annotate(
+        decided=Exists(RowDecision.objects.filter(leaderboard=board))
+        | Exists(DirectionDecision.objects.filter(leaderboard=board))
+    )
+
+
 def apply_decisions(board_ids):
     """Copy the boards' decisions onto their rows and metrics, just rewritten by a load.
 

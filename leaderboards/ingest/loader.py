@@ -245,9 +245,11 @@ class Loader:
             # read, no editor's commit falls between this read and the rewrite.
             stored = {
                 lb.slug: lb
-                for lb in Leaderboard.objects.filter(slug__in=slugs)
-                .locked()
-                .only("id", "slug", "source_sha256", "read_at")
+                for lb in decisions.with_decided(
+                    Leaderboard.objects.filter(slug__in=slugs)
+                    .locked()
+                    .only("id", "slug", "source_sha256", "read_at")
+                )
             }
             for name, page, sha in checked:
                 slug = slug_of(page["url"])
@@ -417,10 +419,12 @@ class Loader:
         metrics = Metric.objects.bulk_create(self._metrics(leaderboard, page))
         papers = _papers_for(page["rows"])
         rows = Row.objects.bulk_create(self._rows(leaderboard, page, papers))
-        # Editors' decisions, kept by key, onto the new rows and metrics.
-        self.report.warnings += [
-            (name, warning) for _, warning in decisions.apply_decisions([leaderboard.pk])
-        ]
+        # A board this run created (no `decided`) has no decisions yet.
+        if getattr(current, "decided", False):
+            # Editors' decisions, kept by key, onto the new rows and metrics.
+            self.report.warnings += [
+                (name, warning) for _, warning in decisions.apply_decisions([leaderboard.pk])
+            ]
         _insert(MetricValue, VALUE_FIELDS, _values(rows, page, {m.name: m for m in metrics}))
         leaderboard.save()
         snapshot, created = SyntologySnapshot.objects.update_or_create(
