@@ -130,9 +130,10 @@ def dump_state():
     import django
 
     django.setup()
-    from leaderboards.models import DirectionDecision, Metric, Row, RowDecision
+    from leaderboards.models import DirectionDecision, Metric, Row, RowDecision, SearchEntry
 
     board = {"leaderboard__slug": SLUG}
+    found = SearchEntry.objects.filter(kind="model", slug=SLUG).values_list("name", flat=True)
     print(
         json.dumps(
             {
@@ -146,6 +147,7 @@ def dump_state():
                 "direction_decisions": dict(
                     DirectionDecision.objects.filter(**board).values_list("metric", "direction")
                 ),
+                "searched": list(found),
             }
         )
     )
@@ -164,6 +166,9 @@ def lost_decisions(tally, state):
     for name, want in tally.metrics.items():
         if state["metrics"].get(name) != want:
             lost.append(f"metric {name!r}: decided {want}, stored {state['metrics'].get(name)}")
+    shown = sorted(name for name, withheld in state["rows"].items() if not withheld)
+    if sorted(state["searched"]) != shown:
+        lost.append("the search's model entries are not the shown rows, each once")
     # Whatever the acknowledgements, the pages' copy must equal the decisions.
     for name, shown in state["rows"].items():
         if shown != state["row_decisions"].get(name, False):
