@@ -233,6 +233,9 @@ class RawInserter:
                     row["paper_date"],
                     row["code"],
                     row["n_code_links"],
+                    # Unique per board, as the column wants; the decisions' key
+                    # is editors' state, which the raw side does not keep.
+                    str(row_id),
                     board,
                     paper,
                 )
@@ -276,8 +279,8 @@ INSERTS = {
     "since_archive, extra, source_sha256, created_at, leaderboard_id) "
     "values (?, ?, ?, ?, ?, '{}', ?, ?, ?)",
     "row": "insert into leaderboards_row (id, rank, model, uses_additional_data, paper_title, "
-    "paper_url, paper_date, code, n_code_links, extra, withheld, withheld_reason, "
-    "leaderboard_id, paper_id) values (?, ?, ?, ?, ?, ?, ?, ?, ?, '{}', 0, '', ?, ?)",
+    "paper_url, paper_date, code, n_code_links, extra, key, withheld, withheld_reason, "
+    "leaderboard_id, paper_id) values (?, ?, ?, ?, ?, ?, ?, ?, ?, '{}', ?, 0, '', ?, ?)",
     "metricvalue": "insert into leaderboards_metricvalue (raw, number, position, metric_id, "
     "row_id) values (?, ?, ?, ?, ?)",
     "verification": "insert into leaderboards_rowverification (rank, model, n_ran, n_unverified, "

@@ -1,14 +1,17 @@
 """Tasks, datasets, papers and leaderboards, as the page files describe them.
 
 Fields named `source_*` (and the verbatim JSON blocks) hold what a file said;
-fields named `editor_*` and the withheld flag hold what an editor decided. A
-re-load writes only the first kind.
+fields named `editor_*` hold what an editor decided. A re-load writes only the
+first kind. Decisions about rows and metrics, which a re-load replaces, are
+kept by key in RowDecision and DirectionDecision; a row's withheld flag and a
+metric's editor direction are their copies where the pages read them.
 """
 
 import json
 import logging
 from datetime import UTC, datetime
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Length
@@ -241,6 +244,17 @@ class LeaderboardQuerySet(models.QuerySet):
             models.Prefetch("metrics", queryset=Metric.objects.order_by("position")),
         )
 
+    def locked(self):
+        """These boards, locked until the transaction ends, always in the same order.
+
+        Loads and editors lock the boards they change before reading them, so
+        neither writes over what the other committed meanwhile; taking locks in
+        one order (by pk) means two of them never wait on each other. SQLite
+        has no row locks: there every write transaction is IMMEDIATE and runs
+        alone (settings).
+        """
+        return self.select_for_update().order_by("pk")
+
 
 class Leaderboard(models.Model):
     slug = models.SlugField(max_length=300, unique=True)
@@ -420,6 +434,10 @@ class Row(models.Model):
     code = models.TextField(null=True, blank=True)
     n_code_links = models.PositiveIntegerField(default=0)
     extra = OrderedJSONField(default=dict, blank=True)
+    # What stays the same when a newer file re-ranks the row (format.rules.row_keys):
+    # editors' decisions find the row by it, whatever its id and rank.
+    key = models.CharField(max_length=64)
+    # Copied from the board's RowDecision by the loader and by editors' actions.
     withheld = models.BooleanField(default=False)
     withheld_reason = models.TextField(blank=True, default="")
 
@@ -429,6 +447,7 @@ class Row(models.Model):
         ordering = ["leaderboard", "rank"]
         constraints = [
             models.UniqueConstraint(fields=["leaderboard", "rank"], name="row_rank_unique"),
+            models.UniqueConstraint(fields=["leaderboard", "key"], name="row_key_unique"),
             # An editor who withholds a row says why; the reason stays on record.
             models.CheckConstraint(
                 condition=Q(withheld=False) | ~Q(withheld_reason=""),
@@ -442,6 +461,75 @@ class Row(models.Model):
 
     def __str__(self):
         return f"#{self.rank} {self.model}"
+
+
+class RowDecision(models.Model):
+    """An editor's word on a row, kept by the row's key where loads never write.
+
+    A newer file replaces the board's rows; the decision stays and is copied
+    to whichever row has its key, in this file or a later one.
+    """
+
+    leaderboard = models.ForeignKey(
+        Leaderboard, on_delete=models.CASCADE, related_name="row_decisions"
+    )
+    key = models.CharField(max_length=64)
+    # The key's parts, to say which row is meant when no file has it.
+    model = models.TextField()
+    paper = models.TextField(blank=True, default="")
+    occurrence = models.PositiveIntegerField(default=1)
+    withheld = models.BooleanField()
+    reason = models.TextField(blank=True, default="")
+    decided_at = models.DateTimeField()
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["leaderboard", "model", "occurrence"]
+        constraints = [
+            models.UniqueConstraint(fields=["leaderboard", "key"], name="row_decision_key_unique"),
+            models.CheckConstraint(
+                condition=Q(withheld=False) | ~Q(reason=""),
+                name="row_decision_withheld_has_reason",
+                violation_error_message="Say why the row is withheld.",
+            ),
+            models.CheckConstraint(
+                condition=Q(occurrence__gte=1), name="row_decision_occurrence_positive"
+            ),
+        ]
+
+    def __str__(self):
+        state = f"withheld: {self.reason}" if self.withheld else "shown"
+        return f"{self.model} ({self.paper or 'no paper'}): {state}"
+
+
+class DirectionDecision(models.Model):
+    """An editor's direction for a board's metric, kept by the metric's name."""
+
+    leaderboard = models.ForeignKey(
+        Leaderboard, on_delete=models.CASCADE, related_name="direction_decisions"
+    )
+    metric = models.CharField(max_length=300)
+    direction = models.CharField(max_length=10, choices=Direction.choices)
+    decided_at = models.DateTimeField()
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["leaderboard", "metric"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["leaderboard", "metric"], name="direction_decision_metric_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(direction__in=Direction.values), name="direction_decision_valid"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.metric}: {self.direction}"
 
 
 class MetricValue(models.Model):

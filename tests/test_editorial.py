@@ -187,6 +187,12 @@ def test_a_direction_set_in_the_leaderboard_inline_is_saved_and_logged(seeded, e
         "area_links-MAX_NUM_FORMS": "1000",
         "area_links-0-id": str(seeded.area_links.get().pk),
         "area_links-0-leaderboard": str(seeded.pk),
+        # The board's standing decisions, shown read-only.
+        **{
+            f"{prefix}-{name}": "0"
+            for prefix in ("row_decisions", "direction_decisions")
+            for name in ("TOTAL_FORMS", "INITIAL_FORMS", "MIN_NUM_FORMS", "MAX_NUM_FORMS")
+        },
         "_save": "Save",
     }
     for index, (metric, direction) in enumerate(zip(metrics, ["lower", "higher"], strict=True)):

@@ -7,6 +7,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from leaderboards import decisions
 from leaderboards.format.rules import arxiv_id, paper_key
 from leaderboards.models import (
     Dataset,
@@ -245,11 +246,11 @@ def test_synonyms_categories_and_metrics_missing_from_the_list(import_pwc, archi
     assert list(board.metrics.values_list("name", flat=True)) == ["F1", "Speed"]
 
 
-def test_reimport_after_curation_keeps_editors_decisions(import_pwc, archive):
+def test_reimport_after_curation_keeps_editors_decisions(import_pwc, archive, editor):
     rows = [row("A", {"F1": "1"}), row("Spam", {"F1": "99"})]
     import_pwc(archive([task("Parsing", [table("PTB", rows)])]))
-    Row.objects.filter(model="Spam").update(withheld=True, withheld_reason="spam")
-    Metric.objects.update(editor_direction="higher")
+    decisions.withhold(Row.objects.filter(model="Spam"), "spam", editor)
+    decisions.set_direction(Metric.objects.all(), "higher", editor)
     # A later snapshot with one more row: the page is rewritten, decisions carried.
     rows.append(row("C", {"F1": "2"}))
     summary = import_pwc(archive([task("Parsing", [table("PTB", rows)])]), snapshot="2025-09-01")

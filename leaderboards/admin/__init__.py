@@ -2,51 +2,53 @@
 
 What came from the page files is read-only here; editors change only the
 `editor_*` fields, a metric's direction and a row's withheld flag. The loader
-never writes those, so a re-load keeps every decision. Every change is logged
-(Django's LogEntry) and the log is shown on the object's own page.
+never writes those texts; decisions on rows and metrics, which a re-load
+replaces, are kept by key (leaderboards/decisions.py), so a re-load keeps every
+decision, and an action on a row or metric a re-load replaced goes to the one
+that has its key now. Every change is logged (Django's LogEntry) and the log
+is shown on the object's own page.
 """
+
+from collections import defaultdict
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
+from django.db import OperationalError
 from django.db.models import CharField, Q
 from django.db.models.functions import Cast
+from django.forms.models import BaseInlineFormSet
+from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
+from leaderboards import decisions
 from leaderboards.admin.directions import suggest_direction
 from leaderboards.models import (
     Area,
     Dataset,
     Direction,
+    DirectionDecision,
     Leaderboard,
     LeaderboardArea,
     Metric,
     MetricValue,
     Paper,
     Row,
+    RowDecision,
     RowVerification,
     SyntologySnapshot,
     Task,
 )
-from leaderboards.upkeep import search
-from leaderboards.upkeep.figures import refresh_counts, refresh_leaderboard, refresh_leaderboards
+from leaderboards.upkeep.figures import refresh_leaderboard
 
 HISTORY_SHOWN = 30
 KNOWN = (Direction.HIGHER, Direction.LOWER)
 DIRECTION_CHOICES = [("", "not set: the file's direction"), *Direction.choices]
-
-
-def boards_changed(boards):
-    """Recompute what the pages, lists and search show after editors changed rows or metrics."""
-    boards = list(boards)
-    refresh_leaderboards([board.pk for board in boards])
-    search.refresh_models(boards)
-    # Task, dataset and paper figures count shown rows too.
-    refresh_counts()
+BUSY = "The database was busy (a load is writing) and nothing was changed. Please try again."
 
 
 def history_html(entries):
@@ -86,6 +88,37 @@ class CuratedAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         # Pages, rows and papers come from files; an editor corrects them.
         return False
+
+    def save_model(self, request, obj, form, change):
+        # Only what the editor changed: the rest of the form's object was read
+        # before a load may have written newer file fields, not to be undone.
+        fields = [name for name in form.changed_data if name in self.editorial_fields]
+        if change and fields:
+            obj.save(update_fields=fields)
+        elif not change:
+            super().save_model(request, obj, form, change)
+
+    def changeform_view(self, request, *args, **kwargs):
+        return self._unless_busy_or_gone(request, super().changeform_view, *args, **kwargs)
+
+    def changelist_view(self, request, *args, **kwargs):
+        return self._unless_busy_or_gone(request, super().changelist_view, *args, **kwargs)
+
+    def _unless_busy_or_gone(self, request, view, *args, **kwargs):
+        """A clear message, never a 500, when a write met a load (everything rolled back)."""
+        try:
+            return view(request, *args, **kwargs)
+        except decisions.Gone as gone:
+            self.message_user(request, str(gone), messages.WARNING)
+            opts = self.model._meta
+            return HttpResponseRedirect(
+                reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist")
+            )
+        except OperationalError as error:
+            if not decisions.busy(error):
+                raise
+            self.message_user(request, BUSY, messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
 
     def formfield_for_dbfield(self, db_field, request, **kwargs):
         if db_field.name.startswith("editor_") and db_field.null:
@@ -192,6 +225,116 @@ class PaperAdmin(CuratedAdmin):
     date_hierarchy = "date"
 
 
+class ChosenByKey:
+    """For rows and metrics, which a re-load replaces: what an editor chose is found by key.
+
+    Each checkbox of the list, and each change form, carries the object's key
+    beside its id; an id a re-load deleted is followed to the object that has
+    its key now, or reported as gone.
+    """
+
+    noun = ""
+
+    def key_value(self, obj):
+        raise NotImplementedError
+
+    def ref(self, value):
+        raise NotImplementedError
+
+    def label(self, ref):
+        raise NotImplementedError
+
+    def action_checkbox(self, obj):
+        return format_html(
+            '{}<input type="hidden" name="key-{}" value="{}">',
+            super().action_checkbox(obj),
+            obj.pk,
+            self.key_value(obj),
+        )
+
+    def chosen(self, request, queryset):
+        """The objects the editor ticked, as refs: stored ones, and keys of replaced ones."""
+        found = {str(obj.pk): obj for obj in queryset}
+        refs = list(found.values())
+        for pk in request.POST.getlist(helpers.ACTION_CHECKBOX_NAME):
+            if pk not in found:
+                refs.append(self.ref(request.POST.get(f"key-{pk}", "")))
+        return refs
+
+    def get_object(self, request, object_id, from_field=None):
+        obj = super().get_object(request, object_id, from_field)
+        if obj is None and request.method == "POST" and "decision_key" in request.POST:
+            # A form opened before a re-load replaced the object.
+            ref = self.ref(request.POST["decision_key"])
+            obj = self.get_queryset(request).filter(**self.lookup(ref)).first()
+            if obj is None:
+                raise decisions.Gone(self.gone_message([ref]))
+            self.message_user(request, self.followed_message(1), messages.INFO)
+        return obj
+
+    def gone_message(self, refs):
+        names = ", ".join(self.label(ref) for ref in refs)
+        return (
+            f"Nothing changed for {names}: the board's newer file no longer has "
+            f"{'it' if len(refs) == 1 else 'them'}."
+        )
+
+    def followed_message(self, count):
+        return (
+            f"{count} {self.noun} had been replaced by a newer file since the page was "
+            "shown; the change went to the one with the same key now."
+        )
+
+    def report(self, request, outcome, done):
+        text = f"{len(outcome.changed)} {self.noun} {done}."
+        if outcome.unchanged:
+            text += f" {len(outcome.unchanged)} already were."
+        self.message_user(request, text, messages.SUCCESS)
+        if outcome.followed:
+            self.message_user(request, self.followed_message(len(outcome.followed)), messages.INFO)
+        if outcome.missing:
+            self.message_user(request, self.gone_message(outcome.missing), messages.WARNING)
+
+
+class PostedBack(forms.CharField):
+    """A hidden copy of what identifies the object, read from the raw POST; never a change."""
+
+    widget = forms.HiddenInput
+
+    def __init__(self, **kwargs):
+        super().__init__(required=False, **kwargs)
+
+    def has_changed(self, initial, data):
+        return False
+
+
+class KeyField(forms.ModelForm):
+    """The change form's hidden copy of the object's key (ChosenByKey.get_object)."""
+
+    decision_key = PostedBack()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.fields["decision_key"].initial = self.key_value(self.instance)
+
+
+class RowForm(KeyField):
+    @staticmethod
+    def key_value(row):
+        return f"{row.leaderboard_id} {row.key} {row.model}"
+
+
+class MetricForm(KeyField):
+    @staticmethod
+    def key_value(metric):
+        return f"{metric.leaderboard_id} {metric.name}"
+
+
+def _as_id(text):
+    return int(text) if text.isdigit() else None
+
+
 class MetricDirectionFilter(admin.SimpleListFilter):
     title = "direction"
     parameter_name = "direction"
@@ -240,9 +383,52 @@ class DirectionChoices:
         return super().formfield_for_choice_field(db_field, request, **kwargs)
 
 
+class MetricInlineForm(forms.ModelForm):
+    # Posted back, so a form opened before a re-load finds the metric by name.
+    metric_name = PostedBack()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.fields["metric_name"].initial = self.instance.name
+
+
+class MetricFormSet(BaseInlineFormSet):
+    """Metric ids a re-load replaced are read as the board's metric of the same name now."""
+
+    def __init__(self, data=None, *args, **kwargs):
+        super().__init__(data, *args, **kwargs)
+        self.gone = []
+        if not self.is_bound or self.instance.pk is None:
+            return
+        current = {metric.name: metric.pk for metric in self.get_queryset()}
+        ids = set(current.values())
+        data = self.data.copy()
+        for index in range(self.initial_form_count()):
+            field = self.add_prefix(index) + "-id"
+            name = data.get(self.add_prefix(index) + "-metric_name")
+            if _as_id(data.get(field, "")) in ids:
+                continue
+            if name in current:
+                data[field] = str(current[name])
+            elif name:
+                self.gone.append(name)
+        self.data = data
+
+    def clean(self):
+        super().clean()
+        if self.gone:
+            raise forms.ValidationError(
+                f"Nothing was saved: the board's newer file no longer has "
+                f"{', '.join(map(repr, self.gone))}."
+            )
+
+
 class MetricInline(DirectionChoices, admin.TabularInline):
     model = Metric
-    fields = ["name", "source_direction", "editor_direction", suggested_direction]
+    form = MetricInlineForm
+    formset = MetricFormSet
+    fields = ["name", "source_direction", "editor_direction", suggested_direction, "metric_name"]
     readonly_fields = ["name", "source_direction", suggested_direction]
     extra = 0
     max_num = 0
@@ -267,6 +453,43 @@ class AreaLinkInline(admin.TabularInline):
     def has_add_permission(self, request, obj=None):
         return False
 
+    def has_change_permission(self, request, obj=None):
+        # Shown only; a re-load replaces the links, so nothing of theirs is posted back.
+        return False
+
+
+class DecisionInline(admin.TabularInline):
+    """An editor's standing decisions on the board, kept across re-loads; made elsewhere."""
+
+    extra = 0
+    can_delete = False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("decided_by")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class RowDecisionInline(DecisionInline):
+    model = RowDecision
+    fields = ["model", "paper", "occurrence", "withheld", "reason", "decided_by", "decided_at"]
+    readonly_fields = fields
+    verbose_name_plural = (
+        "editors' decisions on rows (by model and paper: they outlast re-loads, and apply "
+        "again when a later file brings a row back)"
+    )
+
+
+class DirectionDecisionInline(DecisionInline):
+    model = DirectionDecision
+    fields = ["metric", "direction", "decided_by", "decided_at"]
+    readonly_fields = fields
+    verbose_name_plural = "editors' decisions on metric directions (by name)"
+
 
 @admin.register(Leaderboard)
 class LeaderboardAdmin(CuratedAdmin):
@@ -277,7 +500,7 @@ class LeaderboardAdmin(CuratedAdmin):
     autocomplete_fields = ["task", "dataset", "category"]
     editorial_fields = ["editor_description"]
     computed_readonly = ["rows_table"]
-    inlines = [MetricInline, AreaLinkInline]
+    inlines = [MetricInline, AreaLinkInline, RowDecisionInline, DirectionDecisionInline]
     fieldsets = [
         (None, {"fields": ["slug", "task", "dataset", "category", "category_note"]}),
         ("Description", {"fields": ["description", "description_from", "editor_description"]}),
@@ -342,7 +565,7 @@ class LeaderboardAdmin(CuratedAdmin):
         def of(model, queryset):
             return Q(
                 content_type=ContentType.objects.get_for_model(model),
-                object_id__in=queryset.annotate(key=Cast("pk", CharField())).values("key"),
+                object_id__in=queryset.annotate(pk_text=Cast("pk", CharField())).values("pk_text"),
             )
 
         return LogEntry.objects.filter(
@@ -350,6 +573,28 @@ class LeaderboardAdmin(CuratedAdmin):
             | of(Metric, obj.metrics.all())
             | of(Row, obj.rows.all())
         )
+
+    def save_model(self, request, obj, form, change):
+        # Held until the form's transaction ends: its metrics' directions too.
+        decisions.lock_boards([obj.pk])
+        super().save_model(request, obj, form, change)
+
+    def save_formset(self, request, form, formset, change):
+        if formset.model is not Metric:
+            return super().save_formset(request, form, formset, change)
+        # Not saved as forms: directions are decisions, kept by the metric's name.
+        formset.save(commit=False)
+        wanted = defaultdict(list)
+        for metric, fields in formset.changed_objects:
+            if "editor_direction" in fields:
+                wanted[metric.editor_direction].append(metric)
+        for direction, metrics in wanted.items():
+            outcome = decisions.set_direction(metrics, direction, request.user, log=False)
+            if outcome.missing:
+                names = ", ".join(repr(metric.name) for metric in outcome.missing)
+                raise decisions.Gone(
+                    f"Nothing was saved: the board's newer file no longer has {names}."
+                )
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
@@ -359,22 +604,18 @@ class LeaderboardAdmin(CuratedAdmin):
 def _set_direction(direction, description):
     @admin.action(description=description, permissions=["change"])
     def action(modeladmin, request, queryset):
-        changed = []
-        for metric in queryset.select_related("leaderboard"):
-            if metric.editor_direction != direction:
-                metric.editor_direction = direction
-                metric.save(update_fields=["editor_direction"])
-                modeladmin.log_change(request, metric, f"Direction set: {direction or 'cleared'}")
-                changed.append(metric)
-        boards_changed({metric.leaderboard for metric in changed})
-        modeladmin.message_user(request, f"{len(changed)} metrics changed.", messages.SUCCESS)
+        refs = modeladmin.chosen(request, queryset)
+        outcome = decisions.set_direction(refs, direction, request.user)
+        modeladmin.report(request, outcome, "changed")
 
     action.__name__ = f"set_{direction or 'none'}"
     return action
 
 
 @admin.register(Metric)
-class MetricAdmin(DirectionChoices, CuratedAdmin):
+class MetricAdmin(ChosenByKey, DirectionChoices, CuratedAdmin):
+    noun = "metrics"
+    form = MetricForm
     list_display = [
         "name",
         "leaderboard",
@@ -397,6 +638,7 @@ class MetricAdmin(DirectionChoices, CuratedAdmin):
         ("editor_direction", suggested_direction),
         shown_direction,
         "editorial_history",
+        "decision_key",
     ]
     actions = [
         "accept_suggestions",
@@ -409,30 +651,58 @@ class MetricAdmin(DirectionChoices, CuratedAdmin):
     def view_on_site(self, obj):
         return obj.leaderboard.get_absolute_url()
 
+    def key_value(self, metric):
+        return MetricForm.key_value(metric)
+
+    def ref(self, value):
+        board, _, name = value.partition(" ")
+        return decisions.metric_ref(_as_id(board), name)
+
+    def label(self, ref):
+        return repr(ref.name)
+
+    def lookup(self, ref):
+        return {"leaderboard": ref.leaderboard_id, "name": ref.name}
+
     def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        refresh_leaderboard(obj.leaderboard)
+        if "editor_direction" not in form.changed_data:
+            return
+        outcome = decisions.set_direction([obj], obj.editor_direction, request.user, log=False)
+        if outcome.missing:
+            raise decisions.Gone(self.gone_message(outcome.missing))
+        # The history and the redirect name the metric stored now.
+        obj.pk = (outcome.changed + outcome.unchanged)[0].pk
 
     @admin.action(description="Accept the suggested direction", permissions=["change"])
     def accept_suggestions(self, request, queryset):
-        accepted, skipped = [], 0
-        for metric in queryset.select_related("leaderboard"):
-            suggestion = suggest_direction(metric.name)
-            # Only where nobody has said: a file's or an editor's word stands.
-            if suggestion is None or metric.editor_direction or metric.direction:
+        suggested, skipped = defaultdict(list), 0
+        for ref in self.chosen(request, queryset):
+            suggestion = suggest_direction(ref.name)
+            if suggestion is None:
                 skipped += 1
-                continue
-            metric.editor_direction = suggestion.direction
-            metric.save(update_fields=["editor_direction"])
-            self.log_change(request, metric, f"Accepted the suggested direction: {suggestion}")
-            accepted.append(metric)
-        boards_changed({metric.leaderboard for metric in accepted})
+            else:
+                suggested[suggestion].append(ref)
+        accepted, missing = 0, []
+        for suggestion, refs in suggested.items():
+            # Only where nobody has said: a file's or an editor's word stands.
+            outcome = decisions.set_direction(
+                refs,
+                suggestion.direction,
+                request.user,
+                message=f"Accepted the suggested direction: {suggestion}",
+                undecided_only=True,
+            )
+            accepted += len(outcome.changed)
+            skipped += len(outcome.unchanged)
+            missing += outcome.missing
         self.message_user(
             request,
-            f"{len(accepted)} suggestions accepted; {skipped} metrics skipped "
+            f"{accepted} suggestions accepted; {skipped} metrics skipped "
             "(no suggestion, or a direction already set).",
             messages.SUCCESS,
         )
+        if missing:
+            self.message_user(request, self.gone_message(missing), messages.WARNING)
 
 
 class MetricValueInline(admin.TabularInline):
@@ -449,6 +719,10 @@ class MetricValueInline(admin.TabularInline):
     def has_add_permission(self, request, obj=None):
         return False
 
+    def has_change_permission(self, request, obj=None):
+        # Shown only; a re-load replaces the values, so nothing of theirs is posted back.
+        return False
+
 
 class WithholdForm(forms.Form):
     reason = forms.CharField(
@@ -458,7 +732,9 @@ class WithholdForm(forms.Form):
 
 
 @admin.register(Row)
-class RowAdmin(CuratedAdmin):
+class RowAdmin(ChosenByKey, CuratedAdmin):
+    noun = "rows"
+    form = RowForm
     list_display = ["rank", "model", "leaderboard", "paper_date", "withheld", "withheld_reason"]
     list_display_links = ["rank", "model"]
     list_filter = ["withheld", "uses_additional_data"]
@@ -472,7 +748,7 @@ class RowAdmin(CuratedAdmin):
         (
             "Spam",
             {
-                "fields": ["withheld", "withheld_reason"],
+                "fields": ["withheld", "withheld_reason", "decision_key"],
                 "description": "A withheld row leaves the page and its exports, and is "
                 "counted in rows_withheld_as_spam. Untick to restore it.",
             },
@@ -489,31 +765,49 @@ class RowAdmin(CuratedAdmin):
     def view_on_site(self, obj):
         return obj.leaderboard.get_absolute_url()
 
+    def key_value(self, row):
+        return RowForm.key_value(row)
+
+    def ref(self, value):
+        board, _, rest = value.partition(" ")
+        key, _, model = rest.partition(" ")
+        return decisions.row_ref(_as_id(board), key, model)
+
+    def label(self, ref):
+        return repr(ref.model) if ref.model else "a row"
+
+    def lookup(self, ref):
+        return {"leaderboard": ref.leaderboard_id, "key": ref.key}
+
     def save_model(self, request, obj, form, change):
-        if not obj.withheld:
-            obj.withheld_reason = ""
-        super().save_model(request, obj, form, change)
-        if "withheld" in form.changed_data:
-            boards_changed([obj.leaderboard])
+        if not {"withheld", "withheld_reason"} & set(form.changed_data):
+            return
+        if obj.withheld:
+            outcome = decisions.withhold(
+                [obj], obj.withheld_reason, request.user, log=False, new_reason=True
+            )
+        else:
+            outcome = decisions.restore([obj], request.user, log=False)
+        if outcome.missing:
+            raise decisions.Gone(self.gone_message(outcome.missing))
+        # The history and the redirect name the row stored now.
+        obj.pk = (outcome.changed + outcome.unchanged)[0].pk
 
     @admin.action(description="Withhold selected rows as spam…", permissions=["change"])
     def withhold(self, request, queryset):
+        refs = self.chosen(request, queryset)
         form = WithholdForm(request.POST if "apply" in request.POST else None)
         if form.is_valid():
-            reason = form.cleaned_data["reason"]
-            rows = list(queryset.filter(withheld=False).select_related("leaderboard"))
-            for row in rows:
-                row.withheld, row.withheld_reason = True, reason
-                row.save(update_fields=["withheld", "withheld_reason"])
-                self.log_change(request, row, f"Withheld as spam: {reason}")
-            boards_changed({row.leaderboard for row in rows})
-            self.message_user(request, f"{len(rows)} rows withheld.", messages.SUCCESS)
+            outcome = decisions.withhold(refs, form.cleaned_data["reason"], request.user)
+            self.report(request, outcome, "withheld")
             return None
+        rows, missing = decisions.current_rows(refs)
         context = {
             **self.admin_site.each_context(request),
             "title": "Withhold rows as spam",
             "opts": self.model._meta,
-            "rows": queryset.select_related("leaderboard__task", "leaderboard__dataset"),
+            "rows": [(row, self.key_value(row)) for row in rows],
+            "missing": self.gone_message(missing) if missing else "",
             "form": form,
             "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
         }
@@ -521,13 +815,8 @@ class RowAdmin(CuratedAdmin):
 
     @admin.action(description="Restore selected rows", permissions=["change"])
     def restore(self, request, queryset):
-        rows = list(queryset.filter(withheld=True).select_related("leaderboard"))
-        for row in rows:
-            row.withheld, row.withheld_reason = False, ""
-            row.save(update_fields=["withheld", "withheld_reason"])
-            self.log_change(request, row, "Restored")
-        boards_changed({row.leaderboard for row in rows})
-        self.message_user(request, f"{len(rows)} rows restored.", messages.SUCCESS)
+        outcome = decisions.restore(self.chosen(request, queryset), request.user)
+        self.report(request, outcome, "restored")
 
 
 class VerificationInline(admin.TabularInline):

@@ -18,6 +18,9 @@ EDITOR_PERMISSIONS = {
     "metricvalue": ("view",),
     "syntologysnapshot": ("view",),
     "rowverification": ("view",),
+    # Decisions are made through rows and metrics, and read here.
+    "rowdecision": ("view",),
+    "directiondecision": ("view",),
 }
 
 

@@ -15,13 +15,14 @@ this one could not.
 
 import dataclasses
 import itertools
-from collections import defaultdict
 from collections.abc import Callable
 
 from django.db import DatabaseError, connection, transaction
 from django.db.models import DateField
 from django.utils import timezone
 
+from leaderboards import decisions
+from leaderboards.decisions import key_digest
 from leaderboards.format import derive
 from leaderboards.format.page import PAGE_KEYS, ROW_KEYS, PageError, parse_timestamp, slug_of
 from leaderboards.format.rules import date_or_none, free_slug, row_keys, slug_for
@@ -247,14 +248,18 @@ class Writer:
                 checked.append(item)
         if not checked and not catalogue_only:
             return
-        stored = {
-            lb.slug: lb
-            for lb in Leaderboard.objects.filter(slug__in=[item.slug for item in checked]).only(
-                "id", "slug", "source_sha256", "read_at"
-            )
-        }
         try:
             with transaction.atomic():
+                # Editors lock a board to record a decision on it: locked here, as
+                # read, no editor's commit falls between this read and the rewrite.
+                stored = {
+                    lb.slug: lb
+                    for lb in decisions.with_decided(
+                        Leaderboard.objects.filter(slug__in=[item.slug for item in checked])
+                        .locked()
+                        .only("id", "slug", "source_sha256", "read_at")
+                    )
+                }
                 batch = {}
                 for item in checked:
                     if item.slug in batch:
@@ -399,12 +404,12 @@ class Writer:
             item.board = board
         for item in old:
             item.board = Leaderboard(pk=item.current.pk, slug=item.slug)
+            # A board this run wrote before (the same page twice) carries its flag on.
+            item.board.decided = getattr(item.current, "decided", False)
             for name, value in _board_fields(item, catalogue).items():
                 setattr(item.board, name, value)
             item.board.updated_at = now
         _update(Leaderboard, BOARD_FIELDS, [item.board for item in old])
-        # The editors' decisions on the rows and metrics about to be replaced.
-        carried = _editorial_state([item.board.pk for item in old])
         old_ids = [item.board.pk for item in old]
         if old_ids:
             Row.objects.filter(leaderboard__in=old_ids).delete()
@@ -451,93 +456,23 @@ class Writer:
                 for verification in _verifications(snapshot, item.rows, item.page)
             ],
         )
-        self._rows_written(items, carried)
+        self._rows_written(items)
         refresh_leaderboards([item.board.pk for item in items])
         return True
 
-    def _rows_written(self, items, carried):
-        """The boards whose rows and metrics were just (re)written: carry editors' decisions over.
+    def _rows_written(self, items):
+        """The boards whose rows and metrics were just (re)written: apply editors' decisions.
 
-        A row's decision follows its key (rules.row_keys) from the replaced rows
-        to the new ones; a metric's follows its name. A decision whose row or
-        metric the newer page lacks is dropped, and the load says so.
+        Decisions live where loads never write (leaderboards.decisions), by row
+        key and metric name; only boards that have some are touched. A decision
+        the newer page has no row or metric for stays stored, and is reported.
         """
-        withheld, directions = [], []
-        for item in items:
-            rows, metrics = carried.get(item.board.pk, ({}, {}))
-            for key, row in zip(row_keys(item.page["rows"]), item.rows, strict=True):
-                if key in rows:
-                    row.withheld, row.withheld_reason = True, rows.pop(key)
-                    withheld.append(row)
-            for metric in item.metrics:
-                if metric.name in metrics:
-                    metric.editor_direction = metrics.pop(metric.name)
-                    directions.append(metric)
-            for (model, paper, _), reason in rows.items():
-                self.report.warnings.append(
-                    (
-                        item.source.name,
-                        f"row {model!r} ({paper or 'no paper'}), withheld by an editor "
-                        f"({reason}), is not in the newer file; the decision is dropped",
-                    )
-                )
-            for metric, direction in metrics.items():
-                self.report.warnings.append(
-                    (
-                        item.source.name,
-                        f"metric {metric!r}, given direction {direction!r} by an editor, "
-                        "is not in the newer file; the decision is dropped",
-                    )
-                )
-        _update(Row, ("withheld", "withheld_reason"), withheld)
-        _update(Metric, ("editor_direction",), directions)
-
-
-def _editorial_state(board_ids):
-    """{board id: ({row key: withheld reason}, {metric name: editor direction})}."""
-    state = defaultdict(lambda: ({}, {}))
-    if not board_ids:
-        return state
-    with_withheld = Row.objects.filter(leaderboard__in=board_ids, withheld=True).values(
-        "leaderboard"
-    )
-    stored = defaultdict(list)
-    for row in (
-        Row.objects.filter(leaderboard__in=with_withheld)
-        .order_by("leaderboard", "rank")
-        .values(
-            "leaderboard",
-            "model",
-            "paper__slug",
-            "paper_url",
-            "paper_title",
-            "withheld",
-            "withheld_reason",
-        )
-    ):
-        stored[row["leaderboard"]].append(row)
-    for board, rows in stored.items():
-        as_page_rows = [
-            {
-                "model": row["model"],
-                "paper": row["paper__slug"] and f"/paper/{row['paper__slug']}",
-                "paper_url": row["paper_url"],
-                "paper_title": row["paper_title"],
-            }
-            for row in rows
-        ]
-        state[board][0].update(
-            (key, row["withheld_reason"])
-            for key, row in zip(row_keys(as_page_rows), rows, strict=True)
-            if row["withheld"]
-        )
-    for board, name, direction in (
-        Metric.objects.filter(leaderboard__in=board_ids)
-        .exclude(editor_direction=None)
-        .values_list("leaderboard", "name", "editor_direction")
-    ):
-        state[board][1][name] = direction
-    return state
+        decided = {item.board.pk: item for item in items if getattr(item.board, "decided", False)}
+        if decided:
+            self.report.warnings += [
+                (decided[board].source.name, warning)
+                for board, warning in decisions.apply_decisions(list(decided))
+            ]
 
 
 class _CatalogueWriter:
@@ -794,8 +729,9 @@ def _rows(leaderboard, page, papers):
             code=data["code"],
             n_code_links=data["n_code_links"],
             extra={k: data[k] for k in data if k not in ROW_KEYS},
+            key=key_digest(key),
         )
-        for data in page["rows"]
+        for key, data in zip(row_keys(page["rows"]), page["rows"], strict=True)
     ]
 
 
@@ -864,6 +800,7 @@ ROW_FIELDS = (
     "code",
     "n_code_links",
     "extra",
+    "key",
     "withheld",
     "withheld_reason",
 )

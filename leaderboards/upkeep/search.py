@@ -180,6 +180,18 @@ _MODELS_SQL = (
 )
 
 
+def _one_writer_at_a_time(cursor):
+    """PostgreSQL: a rebuild and an editor's re-index wait for each other, readers do not.
+
+    Under READ COMMITTED an editor's delete that waited for a rebuild would
+    miss the rows the rebuild inserted, and the board's models would be
+    indexed twice. SQLite runs one write transaction at a time anyway.
+    """
+    if connection.vendor == "postgresql":
+        table = connection.ops.quote_name(SearchEntry._meta.db_table)
+        cursor.execute(f"LOCK TABLE {table} IN SHARE ROW EXCLUSIVE MODE")
+
+
 def refresh_models(boards):
     """Re-index the model names of a few boards, after editors withheld or restored rows.
 
@@ -196,6 +208,7 @@ def refresh_models(boards):
     params = [SearchKind.MODEL, *slugs]
     sqlite = connection.vendor == "sqlite"
     with transaction.atomic(), connection.cursor() as cursor:
+        _one_writer_at_a_time(cursor)
         if sqlite:
             leaving = f"SELECT 'delete', id, name {mine}"
             cursor.execute(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, name) {leaving}", params)
@@ -212,6 +225,7 @@ def refresh_index():
     with transaction.atomic():
         # Raw, so a post_delete receiver cannot turn it into 150,000 deletes.
         with connection.cursor() as cursor:
+            _one_writer_at_a_time(cursor)
             cursor.execute(f"DELETE FROM {SearchEntry._meta.db_table}")
         _insert(SearchKind.TASK, f"SELECT %s, name, slug, '' FROM {task}")
         _insert(SearchKind.DATASET, f"SELECT %s, name, slug, full_name FROM {dataset}")
