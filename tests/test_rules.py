@@ -20,6 +20,14 @@ def test_a_taken_slug_gets_the_first_free_numeric_suffix():
     assert rules.free_slug("parsing", {"parsing", "parsing-2"}) == "parsing-3"
 
 
+def test_a_suffix_never_takes_a_slug_past_its_column():
+    # An area's slug column holds 200: a 200-character name that collides
+    # must still fit once numbered.
+    base = "a" * 200
+    assert rules.free_slug(base, {base}) == "a" * 198 + "-2"
+    assert len(rules.free_slug(base, {base, "a" * 198 + "-2"}, limit=200)) == 200
+
+
 def test_a_slug_is_made_from_a_name_within_its_limit():
     assert rules.slug_for("Question Answering", "task") == "question-answering"
     assert rules.slug_for("???", "task") == "task"

@@ -21,12 +21,17 @@ def slug_for(text, fallback, limit=200):
     return slugify(text or "")[:limit].strip("-") or fallback
 
 
-def free_slug(base, taken):
-    """`base`, or the first of `base-2`, `base-3`, ... that `taken` does not hold."""
+def free_slug(base, taken, limit=200):
+    """`base`, or the first of `base-2`, `base-3`, ... that `taken` does not hold.
+
+    The suffix never takes a slug past `limit` (its column's length): the base
+    gives up characters for it instead.
+    """
     slug, n = base, 1
     while slug in taken:
         n += 1
-        slug = f"{base}-{n}"
+        suffix = f"-{n}"
+        slug = base[: limit - len(suffix)].rstrip("-") + suffix
     return slug
 
 

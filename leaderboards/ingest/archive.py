@@ -200,7 +200,7 @@ class Slugs:
         self.taken = set(taken)
 
     def claim(self, text, fallback, limit=SLUG_LIMIT):
-        slug = free_slug(slug_for(text, fallback, limit), self.taken)
+        slug = free_slug(slug_for(text, fallback, limit), self.taken, limit)
         self.taken.add(slug)
         return slug
 
