@@ -104,6 +104,11 @@ def model_names(rows):
     return [row["model"] for row in sorted(board_page(0, rows)["rows"], key=lambda r: r["model"])]
 
 
+def ready(stop):
+    """The file the loader makes after its first re-load."""
+    return stop.with_name(stop.name + ".ready")
+
+
 def reload_loop(options):
     """The loader's side, in a process of its own: re-load until told to stop."""
     import django
@@ -118,6 +123,9 @@ def reload_loop(options):
         report = Loader().load_pages([(f"v{version}", board_page(version, options.rows))])
         loads += report.updated
         failed += report.failed
+        # The race starts once loads are under way: on a busy machine starting
+        # Django alone can take longer than a short run.
+        ready(stop).touch()
         # A moment between loads, as between an operator's runs. Back to back
         # (--pause 0) SQLite hands its write lock to the next load more often
         # than to a waiting editor: in 30 s, 193 actions against about 285.
@@ -395,6 +403,7 @@ def run(
     base = f"http://127.0.0.1:{port}"
     stop = workdir / "stop"
     stop.unlink(missing_ok=True)
+    ready(stop).unlink(missing_ok=True)
     with common.gunicorn(env, port, workers=editors + 1):
         deadline = time.monotonic() + 3600
         team = [
@@ -415,6 +424,11 @@ def run(
              "--pause", str(pause)],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
+        waited = time.monotonic()
+        while not ready(stop).exists():
+            if loader.poll() is not None or time.monotonic() - waited > 300:
+                break  # reported below, with the loader's own words
+            time.sleep(0.05)
         started = time.monotonic()
         for editor in team:
             editor.deadline = started + seconds
