@@ -12,7 +12,7 @@ from leaderboards.ingest import writer
 from leaderboards.ingest.loader import Loader
 from leaderboards.models import Leaderboard, Row, UpkeepPending
 from leaderboards.upkeep import search
-from leaderboards.upkeep.cache import data_version
+from leaderboards.upkeep.cache import versions
 from tests.conftest import ROOT, child_env, scaled_page
 
 BOARDS = 12
@@ -50,7 +50,7 @@ def upkeep_state():
     return {
         "right": now == fresh,
         "search_entries": len(now["search"]),
-        "version": data_version()[0],
+        "version": versions().catalogue,
         "pending": UpkeepPending.objects.count(),
     }
 
@@ -77,7 +77,7 @@ def wait(*args, **kwargs):
 if step == "index":
     writer.search.refresh_index = wait
 else:
-    writer.bump_data_version = wait
+    writer.bump_catalogue_version = wait
 loader.Loader().load([sys.argv[1]])
 """
 
@@ -143,13 +143,13 @@ def test_a_load_killed_in_its_end_work_is_completed_by_the_same_command(
     assert child_state(child_database_url)["version"] == after["version"]
 
 
-@pytest.mark.parametrize("step", ["refresh_counts", "refresh_index", "bump_data_version"])
+@pytest.mark.parametrize("step", ["refresh_counts", "refresh_index", "bump_catalogue_version"])
 def test_a_failing_end_step_is_completed_by_the_next_run(
     db, tmp_path, seed_page, monkeypatch, step
 ):
     folder = tmp_path / "pages"
     write_boards(folder, seed_page)
-    before = data_version()[0]
+    before = versions().catalogue
 
     def fail(*args, **kwargs):
         raise DatabaseError("simulated failure")
@@ -174,10 +174,10 @@ def test_an_unchanged_load_with_nothing_pending_does_no_end_work(db, tmp_path, s
     folder = tmp_path / "pages"
     write_boards(folder, seed_page)
     Loader().load([folder])
-    version = data_version()[0]
+    version = versions().catalogue
     report = Loader().load([folder])
     assert (report.unchanged, report.completed_earlier) == (BOARDS, False)
-    assert data_version()[0] == version
+    assert versions().catalogue == version
 
 
 # A full disk.
