@@ -6,11 +6,11 @@ import subprocess
 import sys
 
 import pytest
-from django.db import DatabaseError
+from django.db import DatabaseError, connection
 
 from leaderboards.ingest import writer
 from leaderboards.ingest.loader import Loader
-from leaderboards.models import Leaderboard, Row, UpkeepPending
+from leaderboards.models import Leaderboard, MetricValue, Row, UpkeepPending
 from leaderboards.upkeep import search
 from leaderboards.upkeep.cache import versions
 from tests.conftest import ROOT, child_env, scaled_page
@@ -205,7 +205,7 @@ COUNT = """
 import json
 import django
 django.setup()
-from leaderboards.models import Leaderboard, Row, UpkeepPending
+from leaderboards.models import Leaderboard, MetricValue, Row, UpkeepPending
 print(json.dumps([
     sorted(Leaderboard.objects.values_list("slug", flat=True)),
     Row.objects.count(),
@@ -307,3 +307,25 @@ def test_a_full_disk_in_a_chunk_rolls_it_back_and_stops_the_load(
     assert Leaderboard.objects.count() == CHUNK
     assert Row.objects.count() == CHUNK * 3
     assert report.created == CHUNK
+
+
+# The planner's statistics.
+
+
+def planned_rows(model):
+    """How many rows the query planner believes a table holds."""
+    table = model._meta.db_table
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT reltuples FROM pg_class WHERE relname = %s", [table])
+            return int(cursor.fetchone()[0])
+        cursor.execute("SELECT stat FROM sqlite_stat1 WHERE tbl = %s LIMIT 1", [table])
+        return int(cursor.fetchone()[0].split()[0])
+
+
+def test_a_load_leaves_the_planner_knowing_the_new_table_sizes(db, tmp_path, seed_page):
+    folder = tmp_path / "pages"
+    write_boards(folder, seed_page)
+    Loader().load([folder])
+    for model in (Leaderboard, Row, MetricValue):
+        assert planned_rows(model) == model.objects.count() > 0

@@ -46,6 +46,7 @@ from leaderboards.models import (
 from leaderboards.upkeep import search
 from leaderboards.upkeep.cache import bump_catalogue_version, data_changed
 from leaderboards.upkeep.figures import refresh_counts, refresh_leaderboards
+from leaderboards.upkeep.statistics import refresh_statistics
 
 CHUNK = 250
 
@@ -210,6 +211,8 @@ class Writer:
         try:
             refresh_counts()
             search.refresh_index()
+            # The planner's statistics follow the new table sizes on both databases.
+            refresh_statistics()
             # Bulk writes send no signals: retire the lists here (each board's
             # own pages went with its rows).
             bump_catalogue_version()
