@@ -195,12 +195,24 @@ class _BumpAfterCommit:
         self.pending = True
         self.everything = False
         self.boards = set()
+        # Values and verifications name their board through a row or a
+        # snapshot: looked up once at the end, not once for each of the
+        # thousands a board's deletion cascades to. Those gone by then went with
+        # their board or row, whose own deletion is counted.
+        self.rows = set()
+        self.snapshots = set()
 
     def __call__(self):
         if self.everything:
             bump_data_version(self.using)
-        else:
-            bump_boards(sorted(self.boards), self.using)
+            return
+        boards = Leaderboard.objects.using(self.using)
+        found = set(self.boards)
+        if self.rows:
+            found.update(boards.filter(rows__in=self.rows).values_list("pk", flat=True))
+        if self.snapshots:
+            found.update(boards.filter(snapshots__in=self.snapshots).values_list("pk", flat=True))
+        bump_boards(sorted(found), self.using)
 
 
 def data_changed(using="default", boards=None):
@@ -213,50 +225,54 @@ def data_changed(using="default", boards=None):
     is held while a load or an editor writes, and readers never see the new
     version before the new rows.
     """
+    _after_commit(using, boards=boards or (), everything=boards is None)
+
+
+def _after_commit(using, *, everything=False, boards=(), rows=(), snapshots=()):
+    """Add to this transaction's pending bump, or make one.
+
+    A new one is filled before it is scheduled: outside a transaction,
+    on_commit runs it at once.
+    """
     connection = connections[using]
     callback = None
     if connection.in_atomic_block:
-        callback = next(
-            (
-                callback
-                for _, callback, _ in connection.run_on_commit
-                if isinstance(callback, _BumpAfterCommit) and callback.pending
-            ),
-            None,
-        )
-    if callback is None:
+        for _, pending, _ in connection.run_on_commit:
+            if isinstance(pending, _BumpAfterCommit) and pending.pending:
+                callback = pending
+                break
+    fresh = callback is None
+    if fresh:
         callback = _BumpAfterCommit(using)
+    callback.everything |= everything
+    callback.boards.update(boards)
+    callback.rows.update(rows)
+    callback.snapshots.update(snapshots)
+    if fresh:
         transaction.on_commit(callback, using=using, robust=True)
-    if boards is None:
-        callback.everything = True
-    else:
-        callback.boards.update(boards)
-
-
-def _boards_of(instance, using):
-    """The ids of the boards a saved or deleted object belongs to; None: it is shared."""
-    if isinstance(instance, Leaderboard):
-        return [instance.pk]
-    board = getattr(instance, "leaderboard_id", None)
-    if board is not None:
-        return [board]
-    if isinstance(instance, MetricValue):
-        parent = Leaderboard.objects.using(using).filter(rows=instance.row_id)
-    elif isinstance(instance, RowVerification):
-        parent = Leaderboard.objects.using(using).filter(snapshots=instance.snapshot_id)
-    else:
-        return None
-    # Gone with its board or row, whose own deletion retires the pages.
-    return list(parent.values_list("pk", flat=True))
 
 
 def _on_write(sender, instance, using="default", **kwargs):
-    data_changed(using, _boards_of(instance, using))
+    _object_changed(instance, using)
 
 
 def _on_m2m(sender, instance, action, using="default", **kwargs):
     if action.startswith("post_"):
-        data_changed(using, _boards_of(instance, using))
+        _object_changed(instance, using)
+
+
+def _object_changed(instance, using):
+    """A single save or delete: its board's pages go, or every page for what boards share."""
+    if isinstance(instance, Leaderboard):
+        data_changed(using, [instance.pk])
+    elif getattr(instance, "leaderboard_id", None) is not None:
+        data_changed(using, [instance.leaderboard_id])
+    elif isinstance(instance, MetricValue):
+        _after_commit(using, rows=[instance.row_id])
+    elif isinstance(instance, RowVerification):
+        _after_commit(using, snapshots=[instance.snapshot_id])
+    else:
+        data_changed(using)
 
 
 def connect_signals():
