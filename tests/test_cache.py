@@ -1,12 +1,15 @@
+import re
+
 import pytest
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.test import Client
 from django.urls import reverse
 
 from leaderboards import decisions
 from leaderboards.models import Leaderboard, Metric, Row
 from leaderboards.upkeep.cache import _BumpAfterCommit, versions
-from tests.conftest import SEED_FILE, SEED_SLUG, cached_entries, scaled_page
+from tests.conftest import SEED_FILE, SEED_SLUG, admin_url, cached_entries, scaled_page
 
 LEADERBOARD = reverse("leaderboards:leaderboard", args=[SEED_SLUG])
 MODEL = "CMA(ViT-B/16, NegLabel)"
@@ -320,3 +323,31 @@ def test_a_change_to_what_boards_share_retires_every_page(
     with django_capture_on_commit_callbacks(execute=True):
         task.save()
     assert not any(served_from_cache(client, every_page(boards[:10])))
+
+
+def test_an_editor_withholding_a_row_in_the_admin_leaves_the_other_boards_cached(
+    boards, page_cache, editor_client, django_capture_on_commit_callbacks
+):
+    visitor = Client()
+    served_from_cache(visitor, every_page(boards))
+    changed = boards[9]
+    row = changed.rows.first()
+    form = editor_client.get(admin_url(Row, "change", row.pk)).content.decode()
+    key = re.search(r'name="decision_key" value="([^"]*)"', form).group(1)
+    metrics = str(changed.metrics.count())
+    with django_capture_on_commit_callbacks(execute=True):
+        response = editor_client.post(
+            admin_url(Row, "change", row.pk),
+            {
+                "withheld": "on",
+                "withheld_reason": "Spam",
+                "decision_key": key,
+                "values-TOTAL_FORMS": metrics,
+                "values-INITIAL_FORMS": metrics,
+                "_save": "Save",
+            },
+        )
+    assert response.status_code == 302
+    assert all(served_from_cache(visitor, other_boards_pages(boards, changed)))
+    assert not any(served_from_cache(visitor, board_pages(changed.slug)))
+    assert row.model not in visitor.get(changed.get_absolute_url()).text
