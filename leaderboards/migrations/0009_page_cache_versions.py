@@ -5,20 +5,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('leaderboards', '0008_editors_decisions'),
+        ("leaderboards", "0008_editors_decisions"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='leaderboard',
-            name='version',
+            model_name="leaderboard",
+            name="version",
             field=models.BigIntegerField(default=leaderboards.models.page_version_now),
         ),
         migrations.AddField(
-            model_name='sitestate',
-            name='catalogue_version',
+            model_name="sitestate",
+            name="catalogue_version",
             field=models.PositiveBigIntegerField(default=0),
         ),
     ]
