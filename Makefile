@@ -3,8 +3,10 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PG_URL ?= postgres://postgres@127.0.0.1:5432/sotasite
+# The page cache tests run against this Redis database as well as per-process memory.
+REDIS_TEST_URL ?= redis://127.0.0.1:6379/3
 
-.PHONY: run test lint check test-sqlite test-postgres postgres chromium serve static lock
+.PHONY: run test lint check test-sqlite test-postgres postgres redis chromium serve static lock
 
 # Every install is uv.lock's exact set (`make lock` refreshes it). uv itself comes
 # from PyPI at this pinned version, in a venv of its own beside the project's.
@@ -58,10 +60,17 @@ postgres:
 	pg_isready -h 127.0.0.1 -p 5432 -q || pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start
 	for i in $$(seq 30); do pg_isready -h 127.0.0.1 -p 5432 -q && break; sleep 1; done
 
-test-sqlite: $(STAMP) chromium static
-	$(PY) -m pytest
+# The shared page cache (REDIS_URL in production); started when it is down.
+redis:
+	redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 || redis-server --daemonize yes \
+		--bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
+		--dir /var/lib/redis --logfile /var/log/redis/ci.log
+	for i in $$(seq 30); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 1; done
 
-test-postgres: $(STAMP) chromium static postgres
-	DATABASE_URL=$(PG_URL) $(PY) -m pytest
+test-sqlite: $(STAMP) chromium static redis
+	SOTASITE_TEST_REDIS_URL=$(REDIS_TEST_URL) $(PY) -m pytest
+
+test-postgres: $(STAMP) chromium static postgres redis
+	SOTASITE_TEST_REDIS_URL=$(REDIS_TEST_URL) DATABASE_URL=$(PG_URL) $(PY) -m pytest
 
 test: lint check test-sqlite test-postgres

@@ -346,9 +346,9 @@ def set_direction(metrics, direction, user, *, log=True, message=None, undecided
 
 
 def _boards_changed(boards, rows=True):
-    """Inside the lock: the boards' own figures and search entries, then a page-cache bump."""
+    """Inside the lock: the boards' own figures and search entries, then their pages retired."""
     boards = sorted(boards, key=lambda board: board.pk)
     refresh_leaderboards([board.pk for board in boards])
     if rows:
         search.refresh_models(boards)
-    data_changed()
+    data_changed(boards=[board.pk for board in boards])

@@ -9,6 +9,7 @@ metric's editor direction are their copies where the pages read them.
 
 import json
 import logging
+import time
 from datetime import UTC, datetime
 
 from django.conf import settings
@@ -233,6 +234,16 @@ class Paper(models.Model):
         return reverse("leaderboards:paper", args=[self.slug])
 
 
+def page_version_now():
+    """A board's page version for a change made now: microseconds since the epoch.
+
+    A time, not a count from zero, so a board made again after a flush or a
+    delete never meets a page cached for its predecessor, and the version says
+    when the board last changed (its pages' Last-Modified).
+    """
+    return time.time_ns() // 1000
+
+
 class LeaderboardQuerySet(models.QuerySet):
     def for_page(self):
         """Everything the page header needs, in one query plus two prefetches."""
@@ -288,6 +299,9 @@ class Leaderboard(models.Model):
     top_value = models.TextField(null=True, blank=True)
     top_is_best = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)
+    # Its pages' cache version (leaderboards/upkeep/cache.py): raised after every
+    # change to the board, so a change retires this board's cached pages only.
+    version = models.BigIntegerField(default=page_version_now)
 
     objects = LeaderboardQuerySet.as_manager()
 
@@ -623,11 +637,15 @@ class RowVerification(models.Model):
 class SiteState(models.Model):
     """The one row saying when the public pages' data last changed.
 
-    Cached pages are keyed by `data_version`, so bumping it (cache.bump_data_version)
-    retires every cached page at once, in every process that shares the database.
+    Every cached page is keyed by `data_version`, so bumping it
+    (cache.bump_data_version) retires every cached page at once, in every
+    process that shares the database. Pages that list boards are keyed by
+    `catalogue_version` too, bumped whenever any board changes; a board's own
+    pages by its `Leaderboard.version` instead.
     """
 
     data_version = models.PositiveBigIntegerField(default=0)
+    catalogue_version = models.PositiveBigIntegerField(default=0)
     changed_at = models.DateTimeField()
 
     class Meta:

@@ -136,19 +136,37 @@ for number, url in enumerate(env_list("DATABASE_REPLICA_URLS", []), start=1):
     SOTASITE_READ_REPLICAS.append(alias)
 DATABASE_ROUTERS = ["sotasite.routers.ReplicaRouter"]
 
-# Whole pages, keyed by the data version (leaderboards/upkeep/cache.py). Per process
-# by default; SOTASITE_PAGE_CACHE_DIR shares one cache between the workers of
-# a machine. Entries of an old version are never read again and age out.
+# Whole pages, keyed by the versions of the data they show
+# (leaderboards/upkeep/cache.py). REDIS_URL shares one cache between every worker
+# of every web machine, so a page rendered once serves them all; without it,
+# each process keeps its own (`make run`), or SOTASITE_PAGE_CACHE_DIR shares one
+# between the workers of a machine. Entries of an old version are never read
+# again and age out.
 SOTASITE_PAGE_CACHE = env_flag("SOTASITE_PAGE_CACHE", True)
 SOTASITE_PAGE_CACHE_TIMEOUT = int(os.environ.get("SOTASITE_PAGE_CACHE_TIMEOUT", "3600"))
 # How long a browser or CDN may show a page without asking again; after that
 # it revalidates with ETag / Last-Modified and usually gets a 304.
 SOTASITE_PAGE_MAX_AGE = int(os.environ.get("SOTASITE_PAGE_MAX_AGE", "60"))
+REDIS_URL = os.environ.get("REDIS_URL")
 _page_cache_dir = os.environ.get("SOTASITE_PAGE_CACHE_DIR")
+
+
+def redis_page_cache(url):
+    # Entries age out by their timeout; give the server a maxmemory with an LRU
+    # policy so the newest pages stay when memory runs short.
+    return {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": url,
+        "KEY_PREFIX": "sotasite",
+    }
+
+
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "pages": (
-        {
+        redis_page_cache(REDIS_URL)
+        if REDIS_URL
+        else {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
             "LOCATION": _page_cache_dir,
             "OPTIONS": {"MAX_ENTRIES": 20000},

@@ -166,9 +166,47 @@ def screenshot():
 def _no_page_cache(settings):
     """Pages are rendered afresh in tests, so query counts pin the views' own cost.
 
-    tests/test_cache.py turns the page cache on where it is under test.
+    The page_cache fixture turns it on where it is under test.
     """
     settings.SOTASITE_PAGE_CACHE = False
+
+
+# The shared cache the deployment section describes; `make test` starts a Redis
+# server and names a database of it here.
+TEST_REDIS_URL = os.environ.get("SOTASITE_TEST_REDIS_URL")
+
+
+@pytest.fixture(params=["per-process", "redis"])
+def page_cache(request, settings):
+    """The page cache on, once per process's own memory and once in Redis."""
+    from django.core.cache import caches
+
+    from leaderboards.upkeep.cache import PAGE_CACHE
+    from sotasite.settings import redis_page_cache
+
+    if request.param == "redis":
+        if not TEST_REDIS_URL:
+            pytest.skip("SOTASITE_TEST_REDIS_URL names no Redis server (make test does)")
+        settings.CACHES = {**settings.CACHES, PAGE_CACHE: redis_page_cache(TEST_REDIS_URL)}
+    settings.SOTASITE_PAGE_CACHE = True
+    caches[PAGE_CACHE].clear()
+    yield
+    caches[PAGE_CACHE].clear()
+
+
+def cached_entries():
+    """Every entry the page cache holds, as the middleware stored it."""
+    import pickle
+
+    from django.core.cache import caches
+
+    from leaderboards.upkeep.cache import PAGE_CACHE
+
+    cache = caches[PAGE_CACHE]
+    if isinstance(cache._cache, dict):
+        return [pickle.loads(entry) for entry in cache._cache.values()]
+    client = cache._cache.get_client()
+    return [cache._cache._serializer.loads(client.get(key)) for key in client.keys("*")]
 
 
 # Editors (issue #5): an account made the way the README says, signed in.

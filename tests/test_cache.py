@@ -1,25 +1,18 @@
-import pickle
+import re
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import caches
 from django.db import transaction
+from django.test import Client
 from django.urls import reverse
 
+from leaderboards import decisions
 from leaderboards.models import Leaderboard, Metric, Row
-from leaderboards.upkeep.cache import PAGE_CACHE, data_version
-from tests.conftest import SEED_FILE, SEED_SLUG, scaled_page
+from leaderboards.upkeep.cache import _BumpAfterCommit, versions
+from tests.conftest import SEED_FILE, SEED_SLUG, admin_url, cached_entries, scaled_page
 
 LEADERBOARD = reverse("leaderboards:leaderboard", args=[SEED_SLUG])
 MODEL = "CMA(ViT-B/16, NegLabel)"
-
-
-@pytest.fixture
-def page_cache(settings):
-    settings.SOTASITE_PAGE_CACHE = True
-    caches[PAGE_CACHE].clear()
-    yield
-    caches[PAGE_CACHE].clear()
 
 
 def newer(page, **changes):
@@ -82,10 +75,10 @@ def test_a_dry_run_leaves_cached_pages_alone(
     seeded, page_cache, load, seed_page, write_page, client
 ):
     client.get(LEADERBOARD)
-    version = data_version()
+    version = versions(SEED_SLUG)
     ok, _, err = load(write_page(newer(seed_page)), dry_run=True)
     assert ok, err
-    assert data_version() == version
+    assert versions(SEED_SLUG) == version
     assert client.get(LEADERBOARD).headers["X-Page-Cache"] == "hit"
 
 
@@ -128,19 +121,20 @@ def test_a_deleted_leaderboard_is_gone_from_the_cache(
 def test_many_writes_in_one_transaction_bump_the_version_once(
     seeded, page_cache, django_capture_on_commit_callbacks
 ):
-    version, _ = data_version()
-    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+    version = versions(SEED_SLUG)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks, transaction.atomic():
         for row in Row.objects.filter(leaderboard=seeded)[:3]:
             row.withheld = True
             row.withheld_reason = "spam"
             row.save()
-    assert data_version()[0] == version + 1
+    assert len([c for c in callbacks if isinstance(c, _BumpAfterCommit)]) == 1
+    assert versions(SEED_SLUG).board > version.board
 
 
 def test_a_rolled_back_write_leaves_the_version(
     seeded, page_cache, django_capture_on_commit_callbacks
 ):
-    version = data_version()
+    version = versions(SEED_SLUG)
     with (
         django_capture_on_commit_callbacks(execute=True),
         pytest.raises(RuntimeError),
@@ -148,7 +142,7 @@ def test_a_rolled_back_write_leaves_the_version(
     ):
         Row.objects.filter(leaderboard=seeded).first().save()
         raise RuntimeError("the editor's save failed")
-    assert data_version() == version
+    assert versions(SEED_SLUG) == version
 
 
 def test_a_missing_page_is_not_cached(db, page_cache, client, load):
@@ -200,8 +194,8 @@ def test_a_big_page_is_cached_compressed_and_served_whole(
     ok, _, err = load(write_page(scaled_page(seed_page, 2000)))
     assert ok, err
     miss = client.get(LEADERBOARD)
-    (entry,) = caches[PAGE_CACHE]._cache.values()
-    assert len(pickle.loads(entry)[2]) < len(miss.content) / 5
+    (entry,) = cached_entries()
+    assert len(entry[2]) < len(miss.content) / 5
     with django_assert_num_queries(1):
         hit = client.get(LEADERBOARD)
     assert hit.content == miss.content
@@ -215,3 +209,145 @@ def test_head_requests_share_the_cache(seeded, page_cache, client):
     assert head.status_code == 200
     assert head.headers["X-Page-Cache"] == "hit"
     assert head.headers["ETag"] == get.headers["ETag"]
+
+
+# One board's change retires its own pages and the lists, not the other boards'.
+
+BOARDS = 120
+
+
+def board_pages(slug):
+    return [
+        reverse("leaderboards:leaderboard", args=[slug]),
+        reverse("leaderboards:leaderboard_json", args=[slug]),
+        reverse("leaderboards:leaderboard_csv", args=[slug]),
+        reverse("api:evaluation_detail", kwargs={"id": slug}),
+        reverse("api:evaluation_results", kwargs={"id": slug}),
+    ]
+
+
+def list_pages(board):
+    return [
+        reverse("leaderboards:home"),
+        reverse("leaderboards:leaderboard_list"),
+        board.task.get_absolute_url(),
+        board.dataset.get_absolute_url(),
+        reverse("leaderboards:search") + "?q=board",
+        reverse("leaderboards:feed_newest"),
+        reverse("sitemap"),
+        reverse("api:evaluation_list"),
+    ]
+
+
+def board_page(index, seed_page):
+    page = scaled_page(seed_page, 3)
+    page["url"] = f"/sota/board-{index:04d}"
+    page["task"] = {"name": f"Task {index % 4}", "url": f"/task/task-{index % 4}", "note": None}
+    return page
+
+
+@pytest.fixture
+def boards(load, seed_page, write_page):
+    paths = [write_page(board_page(index, seed_page)) for index in range(BOARDS)]
+    ok, _, err = load(*paths)
+    assert ok, err
+    return list(Leaderboard.objects.filter(slug__startswith="board-").order_by("slug"))
+
+
+def served_from_cache(client, urls):
+    return [client.get(url).headers["X-Page-Cache"] == "hit" for url in urls]
+
+
+def other_boards_pages(boards, changed):
+    return [url for board in boards if board != changed for url in board_pages(board.slug)]
+
+
+def every_page(boards):
+    return [url for board in boards for url in board_pages(board.slug)] + list_pages(boards[0])
+
+
+def test_an_editor_withholding_a_row_leaves_the_other_boards_cached(
+    boards, page_cache, client, django_capture_on_commit_callbacks
+):
+    every = every_page(boards)
+    assert not any(served_from_cache(client, every))
+    changed = boards[7]
+    row = changed.rows.first()
+    editor = User.objects.create_user("editor", is_staff=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        decisions.withhold([decisions.row_ref(changed.pk, row.key)], "spam", editor)
+
+    others = served_from_cache(client, other_boards_pages(boards, changed))
+    assert sum(others) / len(others) >= 0.99
+    assert not any(served_from_cache(client, board_pages(changed.slug)))
+    assert row.model not in client.get(changed.get_absolute_url()).content.decode()
+    # The lists show the board's figures: they are rendered afresh too.
+    assert not any(served_from_cache(client, list_pages(changed)))
+
+
+def test_an_editor_setting_a_direction_leaves_the_other_boards_cached(
+    boards, page_cache, client, django_capture_on_commit_callbacks
+):
+    every = every_page(boards)
+    served_from_cache(client, every)
+    changed = boards[3]
+    editor = User.objects.create_user("editor", is_staff=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        decisions.set_direction(changed.metrics.all()[:1], "lower", editor)
+    assert all(served_from_cache(client, other_boards_pages(boards, changed)))
+    assert not any(served_from_cache(client, board_pages(changed.slug)))
+
+
+def test_a_reload_of_one_board_leaves_the_other_boards_cached(
+    boards, page_cache, client, load, seed_page, write_page
+):
+    served_from_cache(client, every_page(boards))
+    page = newer(board_page(5, seed_page))
+    page["rows"][0]["model"] = "A model only the newer file has"
+    ok, _, err = load(write_page(page))
+    assert ok, err
+
+    changed = boards[5]
+    assert all(served_from_cache(client, other_boards_pages(boards, changed)))
+    assert not any(served_from_cache(client, board_pages(changed.slug)))
+    assert "A model only the newer file has" in client.get(changed.get_absolute_url()).text
+    assert not any(served_from_cache(client, list_pages(changed)))
+
+
+def test_a_change_to_what_boards_share_retires_every_page(
+    boards, page_cache, client, django_capture_on_commit_callbacks
+):
+    served_from_cache(client, every_page(boards[:10]))
+    task = boards[0].task
+    task.editor_description = "The task as an editor describes it."
+    with django_capture_on_commit_callbacks(execute=True):
+        task.save()
+    assert not any(served_from_cache(client, every_page(boards[:10])))
+
+
+def test_an_editor_withholding_a_row_in_the_admin_leaves_the_other_boards_cached(
+    boards, page_cache, editor_client, django_capture_on_commit_callbacks
+):
+    visitor = Client()
+    served_from_cache(visitor, every_page(boards))
+    changed = boards[9]
+    row = changed.rows.first()
+    form = editor_client.get(admin_url(Row, "change", row.pk)).content.decode()
+    key = re.search(r'name="decision_key" value="([^"]*)"', form).group(1)
+    metrics = str(changed.metrics.count())
+    with django_capture_on_commit_callbacks(execute=True):
+        response = editor_client.post(
+            admin_url(Row, "change", row.pk),
+            {
+                "withheld": "on",
+                "withheld_reason": "Spam",
+                "decision_key": key,
+                "values-TOTAL_FORMS": metrics,
+                "values-INITIAL_FORMS": metrics,
+                "_save": "Save",
+            },
+        )
+    assert response.status_code == 302
+    assert all(served_from_cache(visitor, other_boards_pages(boards, changed)))
+    assert not any(served_from_cache(visitor, board_pages(changed.slug)))
+    assert row.model not in visitor.get(changed.get_absolute_url()).text

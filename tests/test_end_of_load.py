@@ -6,13 +6,13 @@ import subprocess
 import sys
 
 import pytest
-from django.db import DatabaseError
+from django.db import DatabaseError, connection
 
 from leaderboards.ingest import writer
 from leaderboards.ingest.loader import Loader
-from leaderboards.models import Leaderboard, Row, UpkeepPending
+from leaderboards.models import Leaderboard, MetricValue, Row, UpkeepPending
 from leaderboards.upkeep import search
-from leaderboards.upkeep.cache import data_version
+from leaderboards.upkeep.cache import versions
 from tests.conftest import ROOT, child_env, scaled_page
 
 BOARDS = 12
@@ -50,7 +50,7 @@ def upkeep_state():
     return {
         "right": now == fresh,
         "search_entries": len(now["search"]),
-        "version": data_version()[0],
+        "version": versions().catalogue,
         "pending": UpkeepPending.objects.count(),
     }
 
@@ -77,7 +77,7 @@ def wait(*args, **kwargs):
 if step == "index":
     writer.search.refresh_index = wait
 else:
-    writer.bump_data_version = wait
+    writer.bump_catalogue_version = wait
 loader.Loader().load([sys.argv[1]])
 """
 
@@ -143,13 +143,13 @@ def test_a_load_killed_in_its_end_work_is_completed_by_the_same_command(
     assert child_state(child_database_url)["version"] == after["version"]
 
 
-@pytest.mark.parametrize("step", ["refresh_counts", "refresh_index", "bump_data_version"])
+@pytest.mark.parametrize("step", ["refresh_counts", "refresh_index", "bump_catalogue_version"])
 def test_a_failing_end_step_is_completed_by_the_next_run(
     db, tmp_path, seed_page, monkeypatch, step
 ):
     folder = tmp_path / "pages"
     write_boards(folder, seed_page)
-    before = data_version()[0]
+    before = versions().catalogue
 
     def fail(*args, **kwargs):
         raise DatabaseError("simulated failure")
@@ -174,10 +174,10 @@ def test_an_unchanged_load_with_nothing_pending_does_no_end_work(db, tmp_path, s
     folder = tmp_path / "pages"
     write_boards(folder, seed_page)
     Loader().load([folder])
-    version = data_version()[0]
+    version = versions().catalogue
     report = Loader().load([folder])
     assert (report.unchanged, report.completed_earlier) == (BOARDS, False)
-    assert data_version()[0] == version
+    assert versions().catalogue == version
 
 
 # A full disk.
@@ -205,7 +205,7 @@ COUNT = """
 import json
 import django
 django.setup()
-from leaderboards.models import Leaderboard, Row, UpkeepPending
+from leaderboards.models import Leaderboard, MetricValue, Row, UpkeepPending
 print(json.dumps([
     sorted(Leaderboard.objects.values_list("slug", flat=True)),
     Row.objects.count(),
@@ -307,3 +307,25 @@ def test_a_full_disk_in_a_chunk_rolls_it_back_and_stops_the_load(
     assert Leaderboard.objects.count() == CHUNK
     assert Row.objects.count() == CHUNK * 3
     assert report.created == CHUNK
+
+
+# The planner's statistics.
+
+
+def planned_rows(model):
+    """How many rows the query planner believes a table holds."""
+    table = model._meta.db_table
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT reltuples FROM pg_class WHERE relname = %s", [table])
+            return int(cursor.fetchone()[0])
+        cursor.execute("SELECT stat FROM sqlite_stat1 WHERE tbl = %s LIMIT 1", [table])
+        return int(cursor.fetchone()[0].split()[0])
+
+
+def test_a_load_leaves_the_planner_knowing_the_new_table_sizes(db, tmp_path, seed_page):
+    folder = tmp_path / "pages"
+    write_boards(folder, seed_page)
+    Loader().load([folder])
+    for model in (Leaderboard, Row, MetricValue):
+        assert planned_rows(model) == model.objects.count() > 0

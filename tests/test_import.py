@@ -155,15 +155,15 @@ def test_rows_keep_archive_order_and_values_verbatim(import_pwc):
 
 
 def test_reimport_changes_nothing(import_pwc):
-    from leaderboards.upkeep.cache import data_version
+    from leaderboards.upkeep.cache import versions
 
     import_pwc(NLP)
-    before, version = db_state(), data_version()
+    before, version = db_state(), versions()
     summary = import_pwc(NLP)
     assert "0 created, 0 updated, 91 unchanged" in summary
     assert db_state() == before
     # Nothing written, so no cached page retired either.
-    assert data_version() == version
+    assert versions() == version
 
 
 def test_gzip_archive_imports_like_plain_json(import_pwc, archive):

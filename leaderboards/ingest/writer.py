@@ -41,10 +41,12 @@ from leaderboards.models import (
     SyntologySnapshot,
     Task,
     UpkeepPending,
+    page_version_now,
 )
 from leaderboards.upkeep import search
-from leaderboards.upkeep.cache import bump_data_version
+from leaderboards.upkeep.cache import bump_catalogue_version, data_changed
 from leaderboards.upkeep.figures import refresh_counts, refresh_leaderboards
+from leaderboards.upkeep.statistics import refresh_statistics
 
 CHUNK = 250
 
@@ -209,8 +211,11 @@ class Writer:
         try:
             refresh_counts()
             search.refresh_index()
-            # Bulk writes send no signals: retire the cached pages here.
-            bump_data_version()
+            # The planner's statistics follow the new table sizes on both databases.
+            refresh_statistics()
+            # Bulk writes send no signals: retire the lists here (each board's
+            # own pages went with its rows).
+            bump_catalogue_version()
         except DatabaseError as error:
             if is_disk_full(error):
                 database = connection.settings_dict["NAME"]
@@ -392,6 +397,9 @@ class Writer:
         for source in catalogue_only:
             catalogue.add(source.name, source.catalogue)
         catalogue.write()
+        if catalogue.shared_changed:
+            # A stored task, dataset or paper changed: any board's page may show it.
+            data_changed()
         if not items:
             return catalogue.changed
         now = timezone.now()
@@ -494,6 +502,7 @@ class _CatalogueWriter:
         self.paper_arxiv = {}
         self.area_names = []
         self.changed = False
+        self.shared_changed = False
 
     def add_page(self, name, page):
         """What the page itself says of its task, dataset, areas and papers."""
@@ -614,7 +623,7 @@ class _CatalogueWriter:
                 model.objects.filter(pk=obj.pk).update(**changed)
                 for column, value in changed.items():
                     setattr(obj, column, value)
-                self.changed = True
+                self.changed = self.shared_changed = True
         return objects
 
     @staticmethod
@@ -673,7 +682,7 @@ class _CatalogueWriter:
             if paper is not None and not paper.arxiv_id:
                 Paper.objects.filter(pk=paper.pk).update(arxiv_id=found)
                 paper.arxiv_id = found
-                self.changed = True
+                self.changed = self.shared_changed = True
         return papers
 
 
@@ -696,6 +705,8 @@ def _board_fields(item, catalogue):
         "extra": {key: page[key] for key in page if key not in PAGE_KEYS},
         "source_sha256": item.sha,
         "read_at": item.read_at,
+        # Raised with the rows, in their transaction: retires this board's cached pages.
+        "version": page_version_now(),
     }
 
 
@@ -712,6 +723,7 @@ BOARD_FIELDS = (
     "source_sha256",
     "read_at",
     "updated_at",
+    "version",
 )
 
 

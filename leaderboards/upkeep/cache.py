@@ -1,45 +1,94 @@
-"""Whole public pages cached, and retired whenever the data behind them changes.
+"""Whole public pages cached, and retired when the data behind them changes.
 
-Cached pages are keyed by the site's data version (the one SiteState row),
-read once a request from the database the page itself would be read from: a
-lagging replica gives an old version with old rows, never a new version with
-old rows. Every write to a leaderboards model bumps the version after it
-commits (signals, for single saves and deletes, editors' included), and a load
-bumps it once more at its end because bulk writes send no signals.
+Three versions key the cached pages, each read once a request from the
+database the page itself would be read from:
+
+- a board's own pages (/sota/<slug>, its .json and .csv, its API entries) by
+  that board's `Leaderboard.version`, raised when the board changes;
+- every other page (lists, catalogue, search, feeds, sitemaps: any of which
+  may show any board) by `SiteState.catalogue_version`, raised when any board
+  changes;
+- every page by `SiteState.data_version` too, raised when something boards
+  share changes (a task, a dataset, an area, a paper), which any board's page
+  may show.
+
+So an editor's action on one board, or a load of one board, retires that
+board's pages and the lists, and leaves every other board's pages cached.
+
+Versions are raised after the change commits (or, for a load, in the same
+transaction as the board's rows), never before: a lagging replica gives an
+old version with old rows, never a new version with old rows. Bulk writes
+send no signals, so the one writer and the editors' decisions say what they
+changed (data_changed); single saves and deletes, the admin's included, are
+caught by signals.
 
 Pages carry an ETag (a hash of the body) and a Last-Modified (when the data
-last changed), so a repeat visit costs a 304, and `Cache-Control: public` so a
-CDN may keep them. The admin, and any request from someone with a session, is
-never cached anywhere: `private, no-store`.
+they show last changed), so a repeat visit costs a 304, and `Cache-Control:
+public` so a CDN may keep them. The admin, and any request from someone with a
+session, is never cached anywhere: `private, no-store`.
 """
 
 import datetime
 import hashlib
 import time
 import zlib
+from typing import NamedTuple
 
 from django.conf import settings
 from django.core.cache import caches
 from django.db import connections, router, transaction
-from django.db.models import F
+from django.db.models import F, Value
+from django.db.models.functions import Greatest
 from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.http import HttpResponse
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.dateparse import parse_datetime
 from django.utils.http import http_date
 
-from leaderboards.models import SiteState, UpkeepPending
+from leaderboards.models import (
+    Leaderboard,
+    MetricValue,
+    RowVerification,
+    SiteState,
+    UpkeepPending,
+    page_version_now,
+)
 
 PAGE_CACHE = "pages"
 # Pages rendered by this process may differ from an older deploy's even at the
 # same data version, so Last-Modified is never earlier than the process start.
 STARTED = int(time.time())
 
+# The pages that show one board and nothing of the others, by URL name: the
+# URL keyword that names the board.
+BOARD_PAGES = {
+    "leaderboards:leaderboard": "slug",
+    "leaderboards:leaderboard_json": "slug",
+    "leaderboards:leaderboard_csv": "slug",
+    "api:evaluation_detail": "id",
+    "api:evaluation_metrics": "id",
+    "api:evaluation_metric_detail": "id",
+    "api:evaluation_results": "id",
+    "api:evaluation_result_detail": "id",
+}
 
-def data_version():
-    """(version, changed_at) of the public data; (0, None) before the first change.
+
+class Versions(NamedTuple):
+    """What a page's cache key is made of; (0, 0, None, None) before the first change."""
+
+    data: int
+    catalogue: int
+    # When data_version was last raised.
+    changed_at: datetime.datetime | None
+    # The board's Leaderboard.version, for a board's page; None for other pages
+    # and for a slug no board has.
+    board: int | None = None
+
+
+def versions(board_slug=None):
+    """The versions a page is cached under, for one board's page or any other.
 
     Plain SQL, not the ORM: it runs on every request, cached or not, and
     building the query cost more than running it.
@@ -54,22 +103,39 @@ def data_version():
             if isinstance(callback, _BumpAfterCommit):
                 callback.pending = False
     with connection.cursor() as cursor:
-        cursor.execute(_version_sql(connection))
+        if board_slug is None:
+            cursor.execute(_site_sql(connection))
+        else:
+            cursor.execute(_board_sql(connection), [board_slug])
         row = cursor.fetchone()
     if row is None:
-        return 0, None
-    version, changed_at = row
+        return Versions(0, 0, None)
+    data, catalogue, changed_at, *board = row
+    if data is None:
+        data, catalogue = 0, 0
     if isinstance(changed_at, str):
         changed_at = parse_datetime(changed_at)
-    if changed_at.tzinfo is None:
+    if changed_at is not None and changed_at.tzinfo is None:
         # SQLite keeps UTC without saying so.
         changed_at = changed_at.replace(tzinfo=datetime.UTC)
-    return version, changed_at
+    return Versions(data, catalogue, changed_at, *board)
 
 
-def _version_sql(connection):
+def _site_sql(connection):
     table = connection.ops.quote_name(SiteState._meta.db_table)
-    return f"SELECT data_version, changed_at FROM {table} WHERE id = 1"
+    return f"SELECT data_version, catalogue_version, changed_at FROM {table} WHERE id = 1"
+
+
+def _board_sql(connection):
+    # A row whether or not the site state or the board exists.
+    site = connection.ops.quote_name(SiteState._meta.db_table)
+    boards = connection.ops.quote_name(Leaderboard._meta.db_table)
+    return (
+        "SELECT s.data_version, s.catalogue_version, s.changed_at, b.version "
+        "FROM (SELECT 1 AS one) AS o "
+        f"LEFT JOIN {site} AS s ON s.id = 1 "
+        f"LEFT JOIN {boards} AS b ON b.slug = %s"
+    )
 
 
 def bump_data_version(using="default"):
@@ -87,43 +153,125 @@ def bump_data_version(using="default"):
         )
 
 
+def bump_catalogue_version(using="default"):
+    """Retire every cached page but the boards' own: some board changed.
+
+    The version is a time (microseconds), so it also says when the lists last
+    changed (their Last-Modified).
+    """
+    now = page_version_now()
+    bumped = (
+        SiteState.objects.using(using)
+        .filter(pk=1)
+        .update(catalogue_version=Greatest(F("catalogue_version") + 1, Value(now)))
+    )
+    if not bumped:
+        SiteState.objects.using(using).bulk_create(
+            [SiteState(pk=1, catalogue_version=now, changed_at=timezone.now())],
+            ignore_conflicts=True,
+        )
+
+
+def bump_boards(board_ids, using="default"):
+    """Retire these boards' cached pages and the lists that show them."""
+    if board_ids:
+        Leaderboard.objects.using(using).filter(pk__in=board_ids).update(
+            version=Greatest(F("version") + 1, Value(page_version_now()))
+        )
+    bump_catalogue_version(using)
+
+
 class _BumpAfterCommit:
     """An on_commit callback that a transaction holds at most once.
 
-    Django drops a savepoint's callbacks when the savepoint rolls back, so
-    finding one pending means a bump will follow this transaction's commit.
+    It gathers the boards the transaction changed, or that it changed
+    something every board may show. Django drops a savepoint's callbacks when
+    the savepoint rolls back, so finding one pending means a bump will follow
+    this transaction's commit.
     """
 
     def __init__(self, using):
         self.using = using
         self.pending = True
+        self.everything = False
+        self.boards = set()
+        # Values and verifications name their board through a row or a
+        # snapshot: looked up once at the end, not once for each of the
+        # thousands a board's deletion cascades to. Those gone by then went with
+        # their board or row, whose own deletion is counted.
+        self.rows = set()
+        self.snapshots = set()
 
     def __call__(self):
-        bump_data_version(self.using)
+        if self.everything:
+            bump_data_version(self.using)
+            return
+        boards = Leaderboard.objects.using(self.using)
+        found = set(self.boards)
+        if self.rows:
+            found.update(boards.filter(rows__in=self.rows).values_list("pk", flat=True))
+        if self.snapshots:
+            found.update(boards.filter(snapshots__in=self.snapshots).values_list("pk", flat=True))
+        bump_boards(sorted(found), self.using)
 
 
-def data_changed(using="default"):
-    """Bump the data version once the current transaction commits (now, outside one).
+def data_changed(using="default", boards=None):
+    """Retire cached pages once the current transaction commits (now, outside one).
+
+    boards: the ids of the only boards changed, whose pages go with the lists;
+    None when something any board may show changed, so every page goes.
 
     After the commit, not inside the transaction: no lock on the SiteState row
     is held while a load or an editor writes, and readers never see the new
     version before the new rows.
     """
+    _after_commit(using, boards=boards or (), everything=boards is None)
+
+
+def _after_commit(using, *, everything=False, boards=(), rows=(), snapshots=()):
+    """Add to this transaction's pending bump, or make one.
+
+    A new one is filled before it is scheduled: outside a transaction,
+    on_commit runs it at once.
+    """
     connection = connections[using]
-    if connection.in_atomic_block and any(
-        isinstance(callback, _BumpAfterCommit) and callback.pending
-        for _, callback, _ in connection.run_on_commit
-    ):
-        return
-    transaction.on_commit(_BumpAfterCommit(using), using=using, robust=True)
+    callback = None
+    if connection.in_atomic_block:
+        for _, pending, _ in connection.run_on_commit:
+            if isinstance(pending, _BumpAfterCommit) and pending.pending:
+                callback = pending
+                break
+    fresh = callback is None
+    if fresh:
+        callback = _BumpAfterCommit(using)
+    callback.everything |= everything
+    callback.boards.update(boards)
+    callback.rows.update(rows)
+    callback.snapshots.update(snapshots)
+    if fresh:
+        transaction.on_commit(callback, using=using, robust=True)
 
 
-def _on_write(sender, using="default", **kwargs):
-    data_changed(using)
+def _on_write(sender, instance, using="default", **kwargs):
+    _object_changed(instance, using)
 
 
-def _on_m2m(sender, action, using="default", **kwargs):
+def _on_m2m(sender, instance, action, using="default", **kwargs):
     if action.startswith("post_"):
+        _object_changed(instance, using)
+
+
+def _object_changed(instance, using):
+    """A single save or delete: its board's pages go, or every page for what boards share."""
+    if isinstance(instance, Leaderboard):
+        data_changed(using, [instance.pk])
+    elif getattr(instance, "leaderboard_id", None) is not None:
+        data_changed(using, [instance.leaderboard_id])
+    elif isinstance(instance, MetricValue):
+        _after_commit(using, rows=[instance.row_id])
+    elif isinstance(instance, RowVerification):
+        _after_commit(using, snapshots=[instance.snapshot_id])
+    else:
         data_changed(using)
 
 
@@ -140,6 +288,31 @@ def connect_signals():
             m2m_changed.connect(
                 _on_m2m, sender=field.remote_field.through, dispatch_uid=f"page-cache-m2m-{field}"
             )
+
+
+def _board_slug(request):
+    """The slug of the board whose own page this is; None for any other page."""
+    try:
+        match = resolve(request.path_info)
+    except Resolver404:
+        return None
+    keyword = BOARD_PAGES.get(match.view_name)
+    return match.kwargs.get(keyword) if keyword else None
+
+
+def _cache_key(request, found):
+    url = hashlib.sha256(request.build_absolute_uri().encode()).hexdigest()
+    if found.board is not None:
+        return f"page:{found.data}:board:{found.board}:{url}"
+    changed = found.changed_at.timestamp() if found.changed_at else "-"
+    return f"page:{found.data}:{changed}:{found.catalogue}:{url}"
+
+
+def _last_modified(found):
+    """When the data the page shows last changed, in whole seconds."""
+    changed = int(found.changed_at.timestamp()) if found.changed_at else 0
+    own = found.board if found.board is not None else found.catalogue
+    return max(changed, own // 1_000_000, STARTED)
 
 
 def _private_prefixes():
@@ -163,12 +336,9 @@ class PageCacheMiddleware:
         if request.method not in ("GET", "HEAD") or not settings.SOTASITE_PAGE_CACHE:
             return self.get_response(request)
 
-        version, changed_at = data_version()
-        key = "page:{}:{}:{}".format(
-            version,
-            changed_at.timestamp() if changed_at else "-",
-            hashlib.sha256(request.build_absolute_uri().encode()).hexdigest(),
-        )
+        board_slug = _board_slug(request)
+        found = versions(board_slug)
+        key = _cache_key(request, found)
         cache = caches[PAGE_CACHE]
         entry = cache.get(key)
         if entry is None:
@@ -177,7 +347,7 @@ class PageCacheMiddleware:
                 if _varies_by_visitor(response):
                     patch_cache_control(response, private=True, no_store=True)
                 return response
-            last_modified = max(int(changed_at.timestamp()) if changed_at else 0, STARTED)
+            last_modified = _last_modified(found)
             response.headers["ETag"] = f'"{hashlib.sha256(response.content).hexdigest()[:32]}"'
             response.headers["Last-Modified"] = http_date(last_modified)
             patch_cache_control(response, public=True, max_age=settings.SOTASITE_PAGE_MAX_AGE)
@@ -197,7 +367,7 @@ class PageCacheMiddleware:
         return get_conditional_response(
             request,
             etag=response.headers["ETag"],
-            last_modified=max(int(changed_at.timestamp()) if changed_at else 0, STARTED),
+            last_modified=_last_modified(found),
             response=response,
         )
 

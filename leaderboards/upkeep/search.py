@@ -239,8 +239,3 @@ def refresh_index():
         with connection.cursor() as cursor:
             if connection.vendor == "sqlite":
                 cursor.execute(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES('rebuild')")
-    # Fresh statistics, so the planner knows the new table sizes.
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "ANALYZE" if connection.vendor == "sqlite" else f"ANALYZE {SearchEntry._meta.db_table}"
-        )
