@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from leaderboards.format import servable
-from leaderboards.format.rules import compact_json
+from leaderboards.format.rules import compact_json, paper_name
 from leaderboards.format.rules import n_samples as samples
 
 logger = logging.getLogger(__name__)
@@ -227,10 +227,14 @@ class Paper(models.Model):
         ]
 
     def __str__(self):
-        return self.title or self.slug
+        return self.name
 
     def get_absolute_url(self):
         return reverse("leaderboards:paper", args=[self.slug])
+
+    @property
+    def name(self):
+        return paper_name(self.title, self.url) or self.slug
 
 
 class LeaderboardQuerySet(models.QuerySet):

@@ -319,7 +319,8 @@ class PageData:
         """The `syntology` block; `extras=False` leaves out the keys only the export writes."""
         snapshot = self.snapshot
         if snapshot is None:
-            raise Unservable([("", "the page has no verification snapshot")])
+            # No verification has read the page: its file said `syntology: null`.
+            return None
         figures = derive.syntology_figures(rows)
         for name, note in (
             ("samples_over_distinct_papers", snapshot.distinct_papers_note),
