@@ -558,6 +558,17 @@ class SnapshotQuerySet(models.QuerySet):
     def newest_first(self):
         return self.order_by("-read_at")
 
+    def current(self, leaderboard):
+        """The snapshot of the board's stored version, or None.
+
+        A verified page's version moment is its snapshot's read_at. A later
+        page no verification has read (docs/format.md) has none: the older
+        snapshots stay as history, but none of them is the page's.
+        """
+        if leaderboard.read_at is None:
+            return None
+        return self.filter(leaderboard=leaderboard, read_at=leaderboard.read_at).first()
+
 
 class SyntologySnapshot(models.Model):
     """One read of Syntology for a page: its claim, row counters and since-archive block."""

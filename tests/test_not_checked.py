@@ -100,3 +100,14 @@ def test_untitled_papers_are_named_by_their_arxiv_id(ogb, client):
     assert ">210409376<" not in html
     paper = client.get(row.paper.get_absolute_url()).content.decode()
     assert "<h1>arXiv:2104.09376</h1>" in paper
+
+
+def test_a_later_unchecked_version_does_not_show_the_old_check(
+    seeded, load, seed_page, write_page, client
+):
+    later = unverified(seed_page, "2026-12-01")
+    ok, _, err = load(write_page(later))
+    assert ok, err
+    exported = client.get(reverse("leaderboards:leaderboard_json", args=[SEED_SLUG])).json()
+    assert exported["syntology"] is None
+    assert "code not checked" in client.get(seeded.get_absolute_url()).content.decode()
