@@ -144,6 +144,9 @@ class Task(models.Model):
     editor_description = models.TextField(null=True, blank=True)
     editor_note = models.TextField(null=True, blank=True)
     leaderboard_count = models.PositiveIntegerField(default=0)
+    # Its own leaderboards and those of every subtask below it, kept by
+    # refresh_counts(): a parent such as Dialogue holds none of its own.
+    tree_leaderboard_count = models.PositiveIntegerField(default=0)
     row_count = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -171,6 +174,10 @@ class Task(models.Model):
     @property
     def shown_note(self):
         return self.note if self.editor_note is None else self.editor_note
+
+    @property
+    def subtask_leaderboard_count(self):
+        return self.tree_leaderboard_count - self.leaderboard_count
 
 
 class Dataset(models.Model):
