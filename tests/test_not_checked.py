@@ -36,6 +36,7 @@ def test_an_imported_board_says_its_code_was_not_checked(ogb, client):
     assert "Code not checked" in html
     assert "with code that ran" not in html
     assert "Read at" not in html
+    assert 'name="ran"' not in html
     assert not SyntologySnapshot.objects.exists()
 
 
