@@ -112,3 +112,10 @@ def test_a_later_unchecked_version_does_not_show_the_old_check(
     exported = client.get(reverse("leaderboards:leaderboard_json", args=[SEED_SLUG])).json()
     assert exported["syntology"] is None
     assert "code not checked" in client.get(seeded.get_absolute_url()).content.decode()
+
+
+def test_an_archive_of_unknown_date_never_replaces_a_dated_one(ogb):
+    out = io.StringIO()
+    call_command("import_pwc", str(OGB), stdout=out, stderr=io.StringIO())
+    assert "15 older than stored" in out.getvalue()
+    assert Leaderboard.objects.get(slug=PRODUCTS).source["snapshot"] == "2025-07-28"
