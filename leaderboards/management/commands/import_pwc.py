@@ -43,10 +43,17 @@ class Command(BaseCommand):
             check_regular(Path(file))
         except PageError as error:
             raise CommandError(f"{file}: {error.message}") from None
+        said = "--snapshot"
         if snapshot is None:
             # The archive's own record, never the file's modification time: a
             # copy's mtime says when it was copied, and would invent a date.
-            snapshot = archive_date(file)
+            snapshot, said = archive_date(file), "the gzip header"
+        self.stdout.write(
+            f"snapshot date: {snapshot.isoformat()} ({said})"
+            if snapshot
+            else "snapshot date: unknown (no --snapshot, and the file records none); "
+            "the pages say so"
+        )
         try:
             with open_archive(file) as stream:
                 report = Importer(snapshot, dry_run=dry_run).run(
