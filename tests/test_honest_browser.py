@@ -56,6 +56,8 @@ def test_dialogue_lists_its_subtasks(imported, live_server, tab, screenshot):
         in tab.locator(".task-figures").inner_text()
     )
     assert tab.locator("table.subtasks tbody tr").count() == 5
+    wrap = tab.locator(".table-wrap").filter(has=tab.locator("table.subtasks"))
+    assert wrap.evaluate("el => el.scrollWidth <= el.clientWidth"), "the subtasks table scrolls"
     assert fits(tab)
     screenshot(tab, f"honest-task-dialogue-{tab.width_name}")
 
