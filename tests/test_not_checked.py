@@ -119,3 +119,8 @@ def test_an_archive_of_unknown_date_never_replaces_a_dated_one(ogb):
     call_command("import_pwc", str(OGB), stdout=out, stderr=io.StringIO())
     assert "15 older than stored" in out.getvalue()
     assert Leaderboard.objects.get(slug=PRODUCTS).source["snapshot"] == "2025-07-28"
+
+
+def test_the_feed_names_an_untitled_paper_by_its_arxiv_id(ogb, client):
+    feed = client.get(reverse("leaderboards:feed_newest")).content.decode()
+    assert "arXiv:" in feed
