@@ -511,7 +511,8 @@ class _CatalogueWriter:
         task = page["task"]
         fields = {"note": task["note"]}
         if page["description_from"] == "task":
-            fields["description"] = page["description"]
+            # A page may say its (null) description is the task's; the task's text is never null.
+            fields["description"] = page["description"] or ""
         self.task_entries.setdefault(slug_of(task["url"]), []).append(
             (name, Entry(slug_of(task["url"]), task["name"], fields))
         )
