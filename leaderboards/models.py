@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from leaderboards.format import servable
-from leaderboards.format.rules import compact_json
+from leaderboards.format.rules import compact_json, paper_name
 from leaderboards.format.rules import n_samples as samples
 
 logger = logging.getLogger(__name__)
@@ -145,6 +145,9 @@ class Task(models.Model):
     editor_description = models.TextField(null=True, blank=True)
     editor_note = models.TextField(null=True, blank=True)
     leaderboard_count = models.PositiveIntegerField(default=0)
+    # Its own leaderboards and those of every subtask below it, kept by
+    # refresh_counts(): a parent such as Dialogue holds none of its own.
+    tree_leaderboard_count = models.PositiveIntegerField(default=0)
     row_count = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -172,6 +175,10 @@ class Task(models.Model):
     @property
     def shown_note(self):
         return self.note if self.editor_note is None else self.editor_note
+
+    @property
+    def subtask_leaderboard_count(self):
+        return self.tree_leaderboard_count - self.leaderboard_count
 
 
 class Dataset(models.Model):
@@ -228,10 +235,14 @@ class Paper(models.Model):
         ]
 
     def __str__(self):
-        return self.title or self.slug
+        return self.name
 
     def get_absolute_url(self):
         return reverse("leaderboards:paper", args=[self.slug])
+
+    @property
+    def name(self):
+        return paper_name(self.title, self.url) or self.slug
 
 
 def page_version_now():
@@ -567,6 +578,17 @@ class MetricValue(models.Model):
 class SnapshotQuerySet(models.QuerySet):
     def newest_first(self):
         return self.order_by("-read_at")
+
+    def current(self, leaderboard):
+        """The snapshot of the board's stored version, or None.
+
+        A verified page's version moment is its snapshot's read_at. A later
+        page no verification has read (docs/format.md) has none: the older
+        snapshots stay as history, but none of them is the page's.
+        """
+        if leaderboard.read_at is None:
+            return None
+        return self.filter(leaderboard=leaderboard, read_at=leaderboard.read_at).first()
 
 
 class SyntologySnapshot(models.Model):

@@ -1,12 +1,22 @@
 from django.contrib import admin
 from django.contrib.sitemaps import views as sitemap_views
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import TemplateView
 
 from leaderboards.web.sitemaps import SITEMAPS
 from leaderboards.web.views import health
 
+
+def favicon(request):
+    # Pages link the SVG; browsers and feed readers still ask for /favicon.ico.
+    # static() at request time gives the hashed name production serves.
+    return redirect(static("favicon.svg"), permanent=True)
+
+
 urlpatterns = [
+    path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),
     path("", include("leaderboards.web.urls")),

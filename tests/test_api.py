@@ -224,7 +224,7 @@ def test_openapi_describes_every_endpoint(client, db):
     document = get(client, reverse("api:openapi-json"))
     assert document["openapi"].startswith("3.")
     assert set(document["paths"]) == {
-        "/areas/", "/areas/{id}/", "/areas/{id}/tasks/",
+        "/", "/areas/", "/areas/{id}/", "/areas/{id}/tasks/",
         "/tasks/", "/tasks/{id}/", "/tasks/{id}/evaluations/",
         "/datasets/", "/datasets/{id}/", "/datasets/{id}/evaluations/",
         "/papers/", "/papers/{id}/", "/papers/{id}/results/",

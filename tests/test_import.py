@@ -272,11 +272,26 @@ def test_a_bad_snapshot_date_is_refused(import_pwc):
         import_pwc(OGB, snapshot="yesterday")
 
 
-def test_default_snapshot_is_the_files_date(db, archive):
+def test_a_plain_json_archive_without_snapshot_has_an_unknown_date(db, archive):
+    # The file's modification time is today; it must not become the archive's date.
     path = archive([task("Parsing", [table("PTB", [row("A", {"F1": "1"})])])])
-    call_command("import_pwc", str(path), stdout=io.StringIO())
-    today = datetime.datetime.fromtimestamp(path.stat().st_mtime, tz=datetime.UTC).date()
-    assert Leaderboard.objects.get().source["snapshot"] == today.isoformat()
+    out = io.StringIO()
+    call_command("import_pwc", str(path), stdout=out)
+    assert "snapshot date: unknown" in out.getvalue()
+    board = Leaderboard.objects.get()
+    assert board.source["snapshot"] is None
+    assert board.read_at is None
+
+
+def test_a_gzip_archive_without_snapshot_takes_its_headers_date(db, tmp_path):
+    document = [task("Parsing", [table("PTB", [row("A", {"F1": "1"})])])]
+    path = tmp_path / "evaluation-tables.json.gz"
+    taken = datetime.datetime(2025, 7, 28, 12, tzinfo=datetime.UTC).timestamp()
+    path.write_bytes(gzip.compress(json.dumps(document).encode(), mtime=taken))
+    out = io.StringIO()
+    call_command("import_pwc", str(path), stdout=out)
+    assert "snapshot date: 2025-07-28 (the gzip header)" in out.getvalue()
+    assert Leaderboard.objects.get().source["snapshot"] == "2025-07-28"
 
 
 @pytest.mark.parametrize(

@@ -265,3 +265,10 @@ def test_pages_built_by_a_program_load_like_files(load, seed_page):
     assert Loader().load_pages([("broken", broken)]).failed == [
         ("broken", "rows: expected a list, found a string")
     ]
+
+
+def test_a_null_description_from_the_task_loads(load, seed_page, write_page):
+    # Found by the property test: the task's description column is never null.
+    seed_page["description"] = None
+    ok, _, err = load(write_page(seed_page))
+    assert ok, err

@@ -251,3 +251,16 @@ class SearchHit(Out):
     @staticmethod
     def resolve_paper(obj):
         return obj
+
+
+class Endpoint(Out):
+    path: str = Field(description="the path, with {placeholders} for ids")
+    summary: str
+
+
+class Root(Out):
+    """What /api/v1/ answers: every endpoint of the API, and where it is described."""
+
+    endpoints: list[Endpoint]
+    openapi: str = Field(description="the OpenAPI description of every endpoint")
+    docs: str = Field(description="the same, as pages to read and try")

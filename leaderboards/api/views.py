@@ -10,6 +10,7 @@ queries for a page, whatever the size of the table behind it.
 
 from django.db.models import Prefetch
 from django.http import Http404
+from django.urls import reverse
 from ninja import NinjaAPI, Path, Query
 from ninja.errors import ValidationError
 from ninja.openapi.docs import Swagger
@@ -141,6 +142,27 @@ def _rank(rows):
     ranks = best_ranks(rows)
     for row in rows:
         row.best = ranks.get(row.pk)
+
+
+# The root ------------------------------------------------------------------
+
+
+@api.get("/", response=schemas.Root)
+def root(request):
+    """Every endpoint, read from the API's own routes so the list cannot drift."""
+    base = request.path  # /api/v1/
+    endpoints = [
+        {"path": base + path.lstrip("/"), "summary": operation.summary}
+        for _, router in api._routers
+        for path, view in router.path_operations.items()
+        if path != "/"
+        for operation in view.operations
+    ]
+    return {
+        "endpoints": endpoints,
+        "openapi": reverse("api:openapi-json"),
+        "docs": reverse("api:openapi-view"),
+    }
 
 
 # Areas ---------------------------------------------------------------------

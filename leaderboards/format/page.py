@@ -217,6 +217,21 @@ def parse_timestamp(value, path):
     return moment
 
 
+def version_moment(page):
+    """The moment that orders a checked page's versions (docs/format.md), or None.
+
+    A verified page is versioned by `syntology.read_at`; one that no
+    verification has read by its archive copy's date, `source.snapshot`, taken
+    as midnight UTC. A page with neither has no known moment.
+    """
+    if page["syntology"] is not None:
+        return parse_timestamp(page["syntology"]["read_at"], "syntology.read_at")
+    day = parse_date(page["source"].get("snapshot"), "source.snapshot")
+    if day is None:
+        return None
+    return datetime.datetime.combine(day, datetime.time(), tzinfo=datetime.UTC)
+
+
 def _check_row(row, path, metric_names):
     _object(row, path, ROW_KEYS, extra_ok=True)
     _integer(row["rank_in_archive_order"], f"{path}.rank_in_archive_order", minimum=1)
@@ -276,7 +291,16 @@ def _check_metrics(page):
     return set(names), warnings
 
 
-def _check_syntology(block):
+def _check_syntology(block, rows):
+    if block is None:
+        # No verification has read the page (docs/format.md): no row can carry counters.
+        for index, row in enumerate(rows):
+            if row["syntology"] is not None:
+                raise PageError(
+                    f"rows[{index}].syntology",
+                    "the page's syntology is null, so no row's can be set",
+                )
+        return
     _object(block, "syntology", ("read_at", "claim"), extra_ok=True)
     parse_timestamp(block["read_at"], "syntology.read_at")
     _string(block["claim"], "syntology.claim", nullable=True)
@@ -352,7 +376,11 @@ def check_page(page):
             raise PageError(f"rows[{index}].rank_in_archive_order", f"rank {rank} appears twice")
         ranks.add(rank)
     _check_since_archive(page["since_archive"])
-    _check_syntology(page["syntology"])
+    _check_syntology(page["syntology"], rows)
+    if page["syntology"] is None and page["since_archive"] is not None:
+        # Since-archive results are Syntology's reading too, stored with its snapshot.
+        raise PageError("since_archive", "the page's syntology is null, so this must be null too")
+    version_moment(page)
     return warnings
 
 

@@ -134,6 +134,21 @@ def paper_key(url):
     return f"arxiv:{found}" if found else f"url:{url.rstrip('/')}"
 
 
+def paper_name(title, url):
+    """What a paper is called where its title is missing: its arXiv id, else its URL.
+
+    The archive leaves many titles empty; a paper page's slug (a bare number
+    like 210409376 for an arXiv id) names nothing a reader knows.
+    """
+    title = (title or "").strip()
+    if title:
+        return title
+    found = arxiv_id(url)
+    if found:
+        return f"arXiv:{found}"
+    return (url or "").strip()
+
+
 def paper_identity(row):
     """What makes two rows of a page the same paper.
 

@@ -18,6 +18,7 @@ existing page the same URL.
 
 import contextlib
 import dataclasses
+import datetime
 import gzip
 import sys
 from decimal import Decimal
@@ -50,6 +51,25 @@ def open_archive(path):
                 yield unzipped
         else:
             yield stream
+
+
+def archive_date(path):
+    """The date the archive file itself records, or None.
+
+    A gzip header carries the compressed file's modification time (bytes 4-7,
+    little-endian seconds, 0 when not recorded): the archive's own metadata,
+    which travels with it. A plain JSON file records no date; the filesystem's
+    modification time says when this copy was written, not when the archive
+    was taken, so it is never used.
+    """
+    with open(path, "rb") as stream:
+        header = stream.read(8)
+    if len(header) < 8 or header[:2] != b"\x1f\x8b":
+        return None
+    seconds = int.from_bytes(header[4:8], "little")
+    if not seconds:
+        return None
+    return datetime.datetime.fromtimestamp(seconds, tz=datetime.UTC).date()
 
 
 class ArchiveError(ValueError):
@@ -225,8 +245,8 @@ class ImportReport:
 
 class Importer:
     def __init__(self, snapshot, dry_run=False):
+        # The archive copy's date, or None when nothing states it.
         self.snapshot = snapshot
-        self.read_at = f"{snapshot.isoformat()}T00:00:00+00:00"
         self.report = ImportReport()
         self.writer = Writer(dry_run=dry_run)
         tasks = Task.objects.order_by("-pk").values_list("name", "slug")
@@ -370,9 +390,12 @@ class Importer:
             "description_from": "task" if description else None,
             "source": {
                 "archive": ARCHIVE,
-                "snapshot": self.snapshot.isoformat(),
+                "snapshot": self.snapshot.isoformat() if self.snapshot else None,
                 "rank": RANK_NOTE,
-                "rows_end_at": self.snapshot.isoformat(),
+                # The newest row's date: what the rows themselves show, never guessed.
+                "rows_end_at": max(
+                    (row["paper_date"] for row in rows if row["paper_date"]), default=None
+                ),
                 "rows_withheld_as_spam": 0,
                 "metric_values": VALUES_NOTE,
             },
@@ -384,11 +407,8 @@ class Importer:
             "counts": derive.page_counts(rows),
             "rows": rows,
             "since_archive": None,
-            "syntology": {
-                "read_at": self.read_at,
-                "claim": None,
-                **derive.syntology_figures(rows),
-            },
+            # The archive holds no verification: the page says its code was not checked.
+            "syntology": None,
         }
 
     def _row(self, rank, row):

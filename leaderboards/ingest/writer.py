@@ -24,7 +24,7 @@ from django.utils import timezone
 from leaderboards import decisions
 from leaderboards.decisions import key_digest
 from leaderboards.format import derive
-from leaderboards.format.page import PAGE_KEYS, ROW_KEYS, PageError, parse_timestamp, slug_of
+from leaderboards.format.page import PAGE_KEYS, ROW_KEYS, PageError, slug_of, version_moment
 from leaderboards.format.rules import date_or_none, free_slug, row_keys, slug_for
 from leaderboards.format.values import parse_metric_value
 from leaderboards.models import (
@@ -233,7 +233,7 @@ class Writer:
     def _read(self, source):
         try:
             page, sha, warnings = source.read()
-            read_at = parse_timestamp(page["syntology"]["read_at"], "syntology.read_at")
+            read_at = version_moment(page)
         except PageError as error:
             self.report.failed.append((source.name, str(error)))
             return None
@@ -284,9 +284,14 @@ class Writer:
             raise
 
     def _to_write(self, item):
-        """Whether a checked page is new or newer than the stored one; counts it if not."""
+        """Whether a checked page is new or newer than the stored one; counts it if not.
+
+        Versions are ordered by `version_moment`. A page whose moment is unknown
+        never replaces one whose moment is known; between two unknown ones, the
+        later load wins, since nothing says which is newer.
+        """
         name, page, current = item.source.name, item.page, item.current
-        stated = page["syntology"]["read_at"]
+        field, stated = _moment_field(page)
         other = self.taken.get(item.slug)
         if other and other[1] == item.read_at and other[2] != item.sha:
             # Two different files claim the same page at the same moment;
@@ -294,9 +299,9 @@ class Writer:
             self.report.failed.append(
                 (
                     name,
-                    f"syntology.read_at: {stated} is the read_at of {page['url']} already "
+                    f"{field}: {stated} is the {field.split('.')[1]} of {page['url']} already "
                     f"loaded from {other[0]} in this run, with different content; "
-                    "a new version of a page needs a later read_at",
+                    f"a new version of a page needs a later {field}",
                 )
             )
             return False
@@ -304,24 +309,28 @@ class Writer:
         if current is not None and current.source_sha256 == item.sha:
             self.report.unchanged += 1
             return False
-        if current is not None and item.read_at == current.read_at:
+        if current is not None and item.read_at is not None and item.read_at == current.read_at:
             # Same moment, other content: not a newer version, and not the one
             # stored. Refused in every run, not only the one that stored it.
             self.report.failed.append(
                 (
                     name,
-                    f"syntology.read_at: {stated} is the read_at of the stored "
+                    f"{field}: {stated} is the {field.split('.')[1]} of the stored "
                     f"{page['url']}, but the content differs; a new version of a page "
-                    "needs a later read_at",
+                    f"needs a later {field}",
                 )
             )
             return False
-        if current is not None and item.read_at < current.read_at:
+        if (
+            current is not None
+            and current.read_at is not None
+            and (item.read_at is None or item.read_at < current.read_at)
+        ):
             self.report.older += 1
             self.report.warnings.append(
                 (
                     name,
-                    f"syntology.read_at {stated} is older than "
+                    f"{field} {stated} is older than "
                     f"the stored {current.read_at.isoformat()}; not applied",
                 )
             )
@@ -447,20 +456,22 @@ class Writer:
             VALUE_FIELDS,
             [value for item in items for value in _values(item.rows, item.page, item.metrics)],
         )
+        # A page no verification has read has no snapshot; an older one stays history.
+        verified = [item for item in items if item.page["syntology"] is not None]
         snapshots = SyntologySnapshot.objects.bulk_create(
             SyntologySnapshot(
                 leaderboard=item.board,
                 read_at=item.read_at,
                 **_snapshot_fields(item.page, item.sha),
             )
-            for item in items
+            for item in verified
         )
         _insert(
             RowVerification,
             VERIFICATION_FIELDS,
             [
                 verification
-                for snapshot, item in zip(snapshots, items, strict=True)
+                for snapshot, item in zip(snapshots, verified, strict=True)
                 for verification in _verifications(snapshot, item.rows, item.page)
             ],
         )
@@ -509,7 +520,8 @@ class _CatalogueWriter:
         task = page["task"]
         fields = {"note": task["note"]}
         if page["description_from"] == "task":
-            fields["description"] = page["description"]
+            # A page may say its (null) description is the task's; the task's text is never null.
+            fields["description"] = page["description"] or ""
         self.task_entries.setdefault(slug_of(task["url"]), []).append(
             (name, Entry(slug_of(task["url"]), task["name"], fields))
         )
@@ -684,6 +696,13 @@ class _CatalogueWriter:
                 paper.arxiv_id = found
                 self.changed = self.shared_changed = True
         return papers
+
+
+def _moment_field(page):
+    """The field a page's version moment comes from, and what the page states there."""
+    if page["syntology"] is not None:
+        return "syntology.read_at", page["syntology"]["read_at"]
+    return "source.snapshot", page["source"].get("snapshot") or "null"
 
 
 def _text(value):

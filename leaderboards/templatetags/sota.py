@@ -2,6 +2,8 @@ from urllib.parse import urlsplit
 
 from django import template
 
+from leaderboards.format import rules
+
 register = template.Library()
 
 
@@ -17,3 +19,9 @@ def http_url(value):
     if parts.scheme.lower() in ("http", "https") and parts.netloc:
         return value.strip()
     return ""
+
+
+@register.simple_tag
+def paper_name(title, url, slug=""):
+    """A row's paper as readers know it: its title, else its arXiv id or URL, else the slug."""
+    return rules.paper_name(title, url) or slug

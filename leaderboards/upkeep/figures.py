@@ -170,6 +170,7 @@ def refresh_counts():
         leaderboard_count=_count(boards, "task", Count("pk")),
         row_count=_count(boards, "task", Sum("row_count")),
     )
+    _refresh_tree_counts()
     Dataset.objects.update(
         leaderboard_count=_count(boards, "dataset", Count("pk")),
         row_count=_count(boards, "dataset", Sum("row_count")),
@@ -187,6 +188,42 @@ def refresh_counts():
             )
         ),
     )
+
+
+def tree_totals(parents, own):
+    """Each node's own figure plus those of every node below it.
+
+    `parents` maps a node to its parent (or None), `own` a node to its figure.
+    A parent chain that loops (editors can set parents) counts each node once.
+    """
+    totals = dict(own)
+    for node, figure in own.items():
+        seen = {node}
+        parent = parents.get(node)
+        while parent is not None and parent not in seen and parent in totals:
+            totals[parent] += figure
+            seen.add(parent)
+            parent = parents.get(parent)
+    return totals
+
+
+def _refresh_tree_counts():
+    """Task.tree_leaderboard_count from the own counts just set; only changed tasks written."""
+    tasks = list(
+        Task.objects.values_list("pk", "parent_id", "leaderboard_count", "tree_leaderboard_count")
+    )
+    totals = tree_totals(
+        {pk: parent for pk, parent, _, _ in tasks}, {pk: own for pk, _, own, _ in tasks}
+    )
+    changed = [(totals[pk], pk) for pk, _, _, stored in tasks if totals[pk] != stored]
+    if changed:
+        quote = connection.ops.quote_name
+        sql = (
+            f"UPDATE {quote(Task._meta.db_table)} SET {quote('tree_leaderboard_count')} = %s "
+            "WHERE id = %s"
+        )
+        with connection.cursor() as cursor:
+            cursor.executemany(sql, changed)
 
 
 def _link_tasks_to_areas():

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from leaderboards.format import derive
 from leaderboards.format.rules import ROW_COUNTERS, compact_json, n_samples
-from leaderboards.models import MetricValue, Row, RowVerification, UnreadableJSON
+from leaderboards.models import MetricValue, Row, RowVerification, SyntologySnapshot, UnreadableJSON
 
 logger = logging.getLogger(__name__)
 
@@ -145,7 +145,7 @@ class PageData:
             cell = Cell(metric_id, raw, number)
             row.values.append(cell)
             row.cells[column[metric_id]] = cell
-        self.snapshot = leaderboard.snapshots.newest_first().first()
+        self.snapshot = SyntologySnapshot.objects.current(leaderboard)
         self.verification = {}
         if self.snapshot is not None:
             self.verification = {
@@ -319,7 +319,8 @@ class PageData:
         """The `syntology` block; `extras=False` leaves out the keys only the export writes."""
         snapshot = self.snapshot
         if snapshot is None:
-            raise Unservable([("", "the page has no verification snapshot")])
+            # No verification has read the page: its file said `syntology: null`.
+            return None
         figures = derive.syntology_figures(rows)
         for name, note in (
             ("samples_over_distinct_papers", snapshot.distinct_papers_note),

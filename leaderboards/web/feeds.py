@@ -6,6 +6,7 @@ from django.contrib.syndication.views import Feed
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
+from leaderboards.format.rules import paper_name
 from leaderboards.models import Row
 
 ITEMS = 50
@@ -31,7 +32,7 @@ class NewestResultsFeed(Feed):
         return f"{row.model} on {row.leaderboard}"
 
     def item_description(self, row):
-        return row.paper_title or ""
+        return paper_name(row.paper_title, row.paper_url)
 
     def item_link(self, row):
         return row.leaderboard.get_absolute_url()

@@ -10,7 +10,14 @@ class ListSitemap(Sitemap):
     changefreq = "daily"
 
     def items(self):
-        return ["home", "leaderboard_list", "task_list", "dataset_list", "paper_list"]
+        return [
+            "home",
+            "area_list",
+            "leaderboard_list",
+            "task_list",
+            "dataset_list",
+            "paper_list",
+        ]
 
     def location(self, item):
         return reverse(f"leaderboards:{item}")

@@ -16,6 +16,7 @@ urlpatterns = [
     # Issue #4: browsing and search.
     path("", home.home, name="home"),
     path("sota/", catalogue.leaderboard_list, name="leaderboard_list"),
+    path("area/", catalogue.area_list, name="area_list"),
     path("task/", catalogue.task_list, name="task_list"),
     path("dataset/", catalogue.dataset_list, name="dataset_list"),
     path("paper/", catalogue.paper_list, name="paper_list"),

@@ -1,11 +1,10 @@
-import datetime
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from leaderboards.format.page import PageError
 from leaderboards.format.rules import parse_date
-from leaderboards.ingest.archive import Importer, open_archive
+from leaderboards.ingest.archive import Importer, archive_date, open_archive
 from leaderboards.ingest.files import check_regular
 from leaderboards.management.report import write_report
 
@@ -29,7 +28,10 @@ class Command(BaseCommand):
         parser.add_argument(
             "--snapshot",
             type=_date,
-            help="date the archive copy was taken (YYYY-MM-DD); default: the file's date",
+            help=(
+                "date the archive copy was taken (YYYY-MM-DD); default: the date a .gz "
+                "header records, else unknown (the pages say so)"
+            ),
         )
         parser.add_argument(
             "--dry-run", action="store_true", help="read and check the archive, write nothing"
@@ -38,12 +40,20 @@ class Command(BaseCommand):
     def handle(self, *args, file, snapshot, dry_run, verbosity, **options):
         try:
             # A FIFO would be waited on forever, a device read forever.
-            modified = check_regular(Path(file)).st_mtime
+            check_regular(Path(file))
         except PageError as error:
             raise CommandError(f"{file}: {error.message}") from None
+        said = "--snapshot"
         if snapshot is None:
-            # The file's own date: the same file imports with the same snapshot every time.
-            snapshot = datetime.datetime.fromtimestamp(modified, tz=datetime.UTC).date()
+            # The archive's own record, never the file's modification time: a
+            # copy's mtime says when it was copied, and would invent a date.
+            snapshot, said = archive_date(file), "the gzip header"
+        self.stdout.write(
+            f"snapshot date: {snapshot.isoformat()} ({said})"
+            if snapshot
+            else "snapshot date: unknown (no --snapshot, and the file records none); "
+            "the pages say so"
+        )
         try:
             with open_archive(file) as stream:
                 report = Importer(snapshot, dry_run=dry_run).run(

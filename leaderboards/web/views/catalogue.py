@@ -54,6 +54,11 @@ def _filtered_list(request, filter_class, queryset, template):
     )
 
 
+def area_list(request):
+    # A handful of areas: one page, no filters.
+    return render(request, "leaderboards/area_list.html", {"areas": Area.objects.order_by("name")})
+
+
 def area_detail(request, slug):
     area = get_object_or_404(Area, slug=slug)
     tasks = area.tasks.order_by("-leaderboard_count", "name", "pk")
@@ -75,6 +80,7 @@ def task_detail(request, slug):
         {
             "task": task,
             "areas": task.areas.order_by("name"),
+            "subtasks": task.subtasks.order_by("-tree_leaderboard_count", "name", "pk"),
             "page_obj": _page(request, leaderboards),
         },
     )
