@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leaderboards', '0008_editors_decisions'),
+        ('leaderboards', '0009_page_cache_versions'),
     ]
 
     operations = [
