@@ -14,13 +14,13 @@ from typing import Annotated, Literal
 from ninja import Field, Schema
 from pydantic import AfterValidator, BeforeValidator, ConfigDict
 
-from leaderboards.format.rules import arxiv_id
+from leaderboards.format.rules import SLUG_PATTERN, arxiv_id
 
 MAX_PER_PAGE = 500
 DEFAULT_PER_PAGE = 50
 MAX_QUERY = 200
 # Every id in a path is a slug: the /sota/, /task/, /dataset/ or /paper/ one.
-SLUG = r"^[-a-zA-Z0-9_]+$"
+SLUG = rf"^{SLUG_PATTERN}$"
 # PostgreSQL text cannot hold a NUL, so the API refuses one (400) and says so.
 NO_NUL = "^[^\\u0000]*$"
 

@@ -33,7 +33,7 @@ ROW_KEYS = (
 )  # fmt: skip
 KNOWN_DIRECTIONS = ("higher", "lower")
 
-_SLUG = r"[-a-zA-Z0-9_]+"
+_SLUG = rules.SLUG_PATTERN
 _PATHS = {
     "sota": re.compile(rf"/sota/({_SLUG})"),
     "task": re.compile(rf"/task/({_SLUG})"),

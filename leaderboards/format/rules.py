@@ -16,6 +16,11 @@ from django.utils.text import slugify
 # Slugs -----------------------------------------------------------------------
 
 
+# What a slug may hold: Django's <slug:...> path converter, so every slug a page
+# file gives is a URL the site answers.
+SLUG_PATTERN = r"[-a-zA-Z0-9_]+"
+
+
 def slug_for(text, fallback, limit=200):
     """A slug made from a name: lower-case and hyphenated, at most `limit` long."""
     return slugify(text or "")[:limit].strip("-") or fallback
