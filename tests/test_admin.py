@@ -180,6 +180,17 @@ def test_the_leaderboard_page_shows_metrics_and_rows_inline(seeded, editor_clien
     assert "View on site" in html
 
 
+def test_a_board_with_a_withheld_row_still_opens_and_marks_the_row(seeded, editor, editor_client):
+    from leaderboards import decisions
+
+    row = seeded.rows.order_by("rank").first()
+    decisions.withhold([decisions.row_ref(seeded.pk, row.key, row.model)], "Spam", editor)
+    response = editor_client.get(admin_url(Leaderboard, "change", seeded.pk))
+    assert response.status_code == 200
+    assert '<tr class="withheld">' in response.content.decode()
+    assert "withheld: Spam" in response.content.decode()
+
+
 # Query counts: a changelist costs the same however many rows are stored.
 
 

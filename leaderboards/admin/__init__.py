@@ -24,6 +24,7 @@ from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from leaderboards import decisions
 from leaderboards.admin.directions import suggest_direction
@@ -544,7 +545,7 @@ class LeaderboardAdmin(CuratedAdmin):
             '<tr{}><td>{}</td><td><a href="{}">{}</a></td><td>{}</td><td>{}</td></tr>',
             (
                 (
-                    format_html(' class="withheld"') if row["withheld"] else "",
+                    mark_safe(' class="withheld"') if row["withheld"] else "",
                     row["rank"],
                     reverse("admin:leaderboards_row_change", args=[row["pk"]]),
                     row["model"],
