@@ -180,6 +180,12 @@ def test_the_leaderboard_page_shows_metrics_and_rows_inline(seeded, editor_clien
     assert "View on site" in html
 
 
+def test_the_admin_carries_the_sites_name(seeded, editor_client):
+    html = editor_client.get(reverse("admin:index")).content.decode()
+    assert "sotasite editors" in html
+    assert "Django administration" not in html
+
+
 def test_a_board_with_a_withheld_row_still_opens_and_marks_the_row(seeded, editor, editor_client):
     from leaderboards import decisions
 

@@ -46,6 +46,11 @@ from leaderboards.models import (
 )
 from leaderboards.upkeep.figures import refresh_leaderboard
 
+# Editors work on this site, not on "Django administration".
+admin.site.site_header = "sotasite editors"
+admin.site.site_title = "sotasite editors"
+admin.site.index_title = "Curate the leaderboards"
+
 HISTORY_SHOWN = 30
 KNOWN = (Direction.HIGHER, Direction.LOWER)
 DIRECTION_CHOICES = [("", "not set: the file's direction"), *Direction.choices]
