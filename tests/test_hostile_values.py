@@ -273,3 +273,47 @@ def test_archive_subdatasets_of_a_dataset_that_cannot_be_stored_still_import(db,
     assert "archive task 'Parsing': dataset: expected a name, not a value" in lines
     dev = Leaderboard.objects.get(dataset__name="PTB (Dev)")
     assert dev.dataset.parent is None
+
+
+def test_a_page_with_a_huge_list_of_metric_names_is_checked_in_one_pass(db):
+    """30,000 distinct metric names load; a repeat at the end is named; 40,000 are refused.
+
+    Each name used to be compared with every name before it, which kept the
+    loader busy for minutes on such a file; and past 32,767 names the places
+    overflowed PostgreSQL's small integer column with no JSON path said. The
+    alarm fails the test rather than hanging CI.
+    """
+    import signal
+
+    def with_metrics(names):
+        page = json.loads(SEED_FILE.read_text(encoding="utf-8"))
+        page["metrics"] = names
+        page["metric_direction"]["by_metric"] = dict.fromkeys(names)
+        for row in page["rows"]:
+            row["metrics"] = {}
+        return page
+
+    names = [f"metric {index}" for index in range(30_000)]
+    repeated = with_metrics([*names, names[0]])
+    repeated["url"] += "-repeated"
+    too_many = with_metrics([f"metric {index}" for index in range(40_000)])
+    too_many["url"] += "-too-many"
+
+    def too_slow(signum, frame):
+        raise AssertionError("checking one page's metric names took over 60 s")
+
+    previous = signal.signal(signal.SIGALRM, too_slow)
+    signal.alarm(60)
+    try:
+        report = Loader().load_pages(
+            [("huge", with_metrics(names)), ("repeated", repeated), ("too-many", too_many)]
+        )
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert report.failed == [
+        ("repeated", "metrics[30000]: metric 'metric 0' is listed twice"),
+        ("too-many", "metrics: 40,000 names, over the 32,767 a page may list"),
+    ]
+    assert report.created == 1
+    assert Leaderboard.objects.get().metrics.count() == 30_000

@@ -44,6 +44,8 @@ _PATHS = {
 MAX_FILE_BYTES = 32 * 1024 * 1024
 MAX_STRING = 100_000
 MAX_INTEGER = 2**31 - 1  # the database's integer columns
+# A metric's, a value's and an area link's place is a small integer column.
+MAX_NAMES = 2**15 - 1
 # Anywhere in a file, verbatim blocks and unknown fields included. A real page
 # is 5 levels deep; Python re-encodes a stored block recursively, so a value
 # some 1,000 levels deep loads and then fails every page that shows it.
@@ -257,23 +259,37 @@ def _check_row(row, path, metric_names):
             _integer(block[name], f"{path}.syntology.{name}")
 
 
+def _names(values, path, what, column):
+    """A list of distinct, non-empty names; returned as given.
+
+    Seen names are kept in a set: a hostile file's list of a million names is
+    checked in one pass, not compared with every name before it.
+    """
+    if not isinstance(values, list):
+        raise PageError(path, f"expected a list, found {_type_name(values)}")
+    if len(values) > MAX_NAMES:
+        raise PageError(path, f"{len(values):,} names, over the {MAX_NAMES:,} a page may list")
+    seen = set()
+    for index, name in enumerate(values):
+        _string(name, f"{path}[{index}]", non_empty=True, column=column)
+        if name in seen:
+            raise PageError(f"{path}[{index}]", f"{what} {name!r} is listed twice")
+        seen.add(name)
+    return values
+
+
 def _check_metrics(page):
-    names = page["metrics"]
-    if not isinstance(names, list):
-        raise PageError("metrics", f"expected a list, found {_type_name(names)}")
-    for index, name in enumerate(names):
-        _string(name, f"metrics[{index}]", non_empty=True, column="metric")
-        if name in names[:index]:
-            raise PageError(f"metrics[{index}]", f"metric {name!r} is listed twice")
+    names = _names(page["metrics"], "metrics", "metric", column="metric")
+    known = set(names)
     directions = page["metric_direction"]
     _object(directions, "metric_direction", ("note", "by_metric"))
     _string(directions["note"], "metric_direction.note", nullable=True)
     by_metric = directions["by_metric"]
     if not isinstance(by_metric, dict):
         raise PageError("metric_direction.by_metric", "expected an object")
-    if set(by_metric) != set(names):
+    if by_metric.keys() != known:
         missing = [name for name in names if name not in by_metric]
-        stray = [name for name in by_metric if name not in names]
+        stray = [name for name in by_metric if name not in known]
         what = (
             f"no direction for {missing[0]!r}"
             if missing
@@ -288,7 +304,7 @@ def _check_metrics(page):
                 f"metric_direction.by_metric.{name}: unknown direction {value!r} "
                 "kept as written; the chart treats it as unknown"
             )
-    return set(names), warnings
+    return known, warnings
 
 
 def _check_syntology(block, rows):
@@ -349,13 +365,7 @@ def check_page(page):
     _string(page["dataset"]["name"], "dataset.name", non_empty=True, column="dataset.name")
     _site_path(page["dataset"]["url"], "dataset.url", "dataset")
     _string(page["category"], "category", nullable=True, column="area")
-    categories = page["categories"]
-    if not isinstance(categories, list):
-        raise PageError("categories", f"expected a list, found {_type_name(categories)}")
-    for index, name in enumerate(categories):
-        _string(name, f"categories[{index}]", non_empty=True, column="area")
-        if name in categories[:index]:
-            raise PageError(f"categories[{index}]", f"area {name!r} is listed twice")
+    _names(page["categories"], "categories", "area", column="area")
     _string(page["category_note"], "category_note", nullable=True)
     _string(page["description"], "description", nullable=True)
     _string(page["description_from"], "description_from", nullable=True, column="description_from")
