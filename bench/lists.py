@@ -57,6 +57,16 @@ def build(db, boards, seed):
         manage("load_seeds", str(pages), "--verbosity", "0", env=env)
 
 
+def measured(options, measure):
+    """measure(db, repeat) on --db, or on a fresh database of --boards pages built for it."""
+    if options.db:
+        return measure(options.db, options.repeat)
+    with tempfile.TemporaryDirectory() as db_dir:
+        db = Path(db_dir) / "db.sqlite3"
+        build(db, options.boards, options.seed)
+        return measure(db, options.repeat)
+
+
 def measure(db, repeat):
     os.environ["DATABASE_URL"] = f"sqlite:///{db}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sotasite.settings")
@@ -110,13 +120,7 @@ def main():
     parser.add_argument("--db", type=Path, help="an already loaded SQLite database")
     options = parser.parse_args()
 
-    if options.db:
-        results = measure(options.db, options.repeat)
-    else:
-        with tempfile.TemporaryDirectory() as db_dir:
-            db = Path(db_dir) / "db.sqlite3"
-            build(db, options.boards, options.seed)
-            results = measure(db, options.repeat)
+    results = measured(options, measure)
 
     width = max(len(url) for url, _ in results)
     load = os.getloadavg()[0]

@@ -15,14 +15,13 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from lists import build  # noqa: E402
+from lists import measured  # noqa: E402
 
 LIMIT_MS = 20
 TYPED = ["out-of-distribution", "imagenet", "image classification", "resnet", "bert", "detection"]
@@ -70,13 +69,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--db", type=Path, help="an already loaded SQLite database")
     options = parser.parse_args()
-    if options.db:
-        results = measure(options.db, options.repeat)
-    else:
-        with tempfile.TemporaryDirectory() as db_dir:
-            db = Path(db_dir) / "db.sqlite3"
-            build(db, options.boards, options.seed)
-            results = measure(db, options.repeat)
+    results = measured(options, measure)
 
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"{'typed':<22}  median ms  CPU ms  shown  result")
