@@ -6,7 +6,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/sotasite
 # The page cache tests run against this Redis database as well as per-process memory.
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/3
 
-.PHONY: run test lint check test-sqlite test-postgres postgres redis chromium serve static lock
+.PHONY: run test lint check test-sqlite test-postgres postgres redis chromium serve static lock npm
 
 # Every install is uv.lock's exact set (`make lock` refreshes it). uv itself comes
 # from PyPI at this pinned version, in a venv of its own beside the project's.
@@ -56,6 +56,16 @@ static: $(STAMP)
 chromium:
 	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 
+# The accessibility test runs axe-core (package-lock.json pins it) inside each page.
+# npm ci again only when the lock is newer than what node_modules holds.
+NODE_STAMP := node_modules/.package-lock.json
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $(NODE_STAMP)
+
+npm: $(NODE_STAMP)
+
 postgres:
 	pg_isready -h 127.0.0.1 -p 5432 -q || pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start
 	for i in $$(seq 30); do pg_isready -h 127.0.0.1 -p 5432 -q && break; sleep 1; done
@@ -67,10 +77,10 @@ redis:
 		--dir /var/lib/redis --logfile /var/log/redis/ci.log
 	for i in $$(seq 30); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 1; done
 
-test-sqlite: $(STAMP) chromium static redis
+test-sqlite: $(STAMP) chromium static redis $(NODE_STAMP)
 	SOTASITE_TEST_REDIS_URL=$(REDIS_TEST_URL) $(PY) -m pytest
 
-test-postgres: $(STAMP) chromium static postgres redis
+test-postgres: $(STAMP) chromium static postgres redis $(NODE_STAMP)
 	SOTASITE_TEST_REDIS_URL=$(REDIS_TEST_URL) DATABASE_URL=$(PG_URL) $(PY) -m pytest
 
 test: lint check test-sqlite test-postgres
