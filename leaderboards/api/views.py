@@ -47,7 +47,7 @@ api = ReadOnlyAPI(
     urls_namespace="api",
     # Swagger UI from ninja's own static files ("ninja" is an installed app), not
     # a CDN; no validator badge, which would fetch an image from elsewhere.
-    docs=Swagger(settings={"validatorUrl": None}),
+    docs=Swagger(settings={"validatorUrl": None, "deepLinking": False}),
 )
 
 LIST_ERRORS = {400: schemas.Error, 404: schemas.Error}
