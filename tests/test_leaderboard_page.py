@@ -247,9 +247,9 @@ def test_known_direction_adds_the_frontier_and_marks_records(seeded, client):
     # Oldest first: the records are the chart's tab stops, in the order they are drawn.
     assert [htmllib.unescape(name) for name in records] == [
         "MOS (BiT-S-R101x1)",
+        "DICE + ReAct (ResNet-50)",
         "RankFeat (ResNetv2-101)",
         "MCM (CLIP-L)",
-        "DICE + ReAct (ResNet-50)",
         "LINe (ResNet50)",
         "CMA(ViT-B/16, NegLabel)",
     ]
