@@ -2,18 +2,23 @@
 
     .venv/bin/python bench/suggest.py --db /path/to/loaded.sqlite3   # e.g. one bench/lists.py built
     .venv/bin/python bench/suggest.py [--boards 15000] [--seed 1] [--repeat 15]
+    .venv/bin/python bench/suggest.py --database-url postgres://.../loaded   # a loaded PostgreSQL
 
-Asks /search/suggest for every prefix of a few queries, letter by letter, through
-Django's test client in this process with the page cache off (every answer is
-computed, as for a query nobody asked before), and prints the median time of
-each, wall and CPU: SQLite runs in this process, so the CPU time is the
-server's own work whatever else loads the machine, and is what is judged.
-Exits non-zero when any CPU median misses the limit.
+Asks /search/suggest for every prefix of a few queries, letter by letter, and
+every one- and two-letter query, through Django's test client in this process
+with the page cache off (every answer is computed, as for a query nobody asked
+before), and prints the median and 95th percentile of each, wall and CPU. The
+CPU time is the server's own work whatever else loads the machine: this
+process's (SQLite runs in it) plus, on PostgreSQL, that of the database's
+process serving the connection (read from /proc, so the database must run on
+this machine). Exits non-zero when any median or 95th percentile, wall or CPU,
+misses the limit.
 """
 
 import argparse
 import os
 import statistics
+import string
 import sys
 import time
 from pathlib import Path
@@ -31,13 +36,35 @@ def prefixes(text):
     return [text[:n] for n in range(1, len(text) + 1)]
 
 
+def asked():
+    """Each query typed letter by letter, then every letter and pair of letters."""
+    typed = [prefix for text in TYPED for prefix in prefixes(text)]
+    letters = string.ascii_lowercase
+    short = [*letters, *(a + b for a in letters for b in letters)]
+    return typed + [query for query in short if query not in typed]
+
+
+def p95(values):
+    return statistics.quantiles(values, n=20, method="inclusive")[-1]
+
+
+def database_cpu_ns(connection):
+    """CPU time of the PostgreSQL process serving `connection`, in ns (0 on SQLite)."""
+    if connection.vendor != "postgresql":
+        return 0
+    pid = connection.connection.info.backend_pid
+    with open(f"/proc/{pid}/schedstat") as stat:
+        return int(stat.read().split()[0])
+
+
 def measure(db, repeat):
-    os.environ["DATABASE_URL"] = f"sqlite:///{db}"
+    os.environ["DATABASE_URL"] = db if "://" in str(db) else f"sqlite:///{db}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sotasite.settings")
     os.environ["SOTASITE_PAGE_CACHE"] = "0"
     import django
 
     django.setup()
+    from django.db import connection
     from django.test import Client
     from django.test.utils import setup_test_environment
     from django.urls import reverse
@@ -46,19 +73,21 @@ def measure(db, repeat):
     client = Client()
     url = reverse("leaderboards:search_suggest")
     results = []
-    for text in TYPED:
-        for prefix in prefixes(text):
-            path = f"{url}?{urlencode({'q': prefix})}"
-            response = client.get(path)  # warm: connection, statement cache
-            assert response.status_code == 200, path
-            timings, cpu = [], []
-            for _ in range(repeat):
-                started, started_cpu = time.perf_counter(), time.process_time()
-                client.get(path)
-                timings.append((time.perf_counter() - started) * 1000)
-                cpu.append((time.process_time() - started_cpu) * 1000)
-            shown = len(response.json()["suggestions"])
-            results.append((prefix, statistics.median(timings), statistics.median(cpu), shown))
+    for prefix in asked():
+        path = f"{url}?{urlencode({'q': prefix})}"
+        response = client.get(path)  # warm: connection, statement cache
+        assert response.status_code == 200, path
+        timings, cpu = [], []
+        for _ in range(repeat):
+            started_db = database_cpu_ns(connection)
+            started, started_cpu = time.perf_counter(), time.process_time()
+            client.get(path)
+            timings.append((time.perf_counter() - started) * 1000)
+            used = time.process_time() - started_cpu
+            cpu.append(used * 1000 + (database_cpu_ns(connection) - started_db) / 1e6)
+        shown = len(response.json()["suggestions"])
+        figures = statistics.median(timings), p95(timings), statistics.median(cpu), p95(cpu)
+        results.append((prefix, *figures, shown))
     return results
 
 
@@ -68,21 +97,27 @@ def main():
     parser.add_argument("--seed", default="1")
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--db", type=Path, help="an already loaded SQLite database")
+    parser.add_argument("--database-url", help="an already loaded database, e.g. PostgreSQL")
     options = parser.parse_args()
-    results = measured(options, measure)
+    if options.database_url:
+        results = measure(options.database_url, options.repeat)
+    else:
+        results = measured(options, measure)
 
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print(f"{'typed':<22}  median ms  CPU ms  shown  result")
-    for prefix, ms, cpu, shown in results:
-        verdict = "pass" if cpu <= LIMIT_MS else "FAIL"
-        print(f"{prefix!r:<22}  {ms:9.1f}  {cpu:6.1f}  {shown:5}  {verdict}")
-    longer = [r for r in results if len(r[0]) > 1]
-    for label, chosen in (("any", results), ("2+ characters", longer)):
+    print(f"{'typed':<22}  median ms  p95 ms  CPU ms  CPU p95  shown  result")
+    for prefix, ms, ms95, cpu, cpu95, shown in results:
+        verdict = "pass" if max(ms, ms95, cpu, cpu95) <= LIMIT_MS else "FAIL"
+        figures = f"{ms:9.1f}  {ms95:6.1f}  {cpu:6.1f}  {cpu95:7.1f}"
+        print(f"{prefix!r:<22}  {figures}  {shown:5}  {verdict}")
+    for label, column in (("median", 1), ("p95", 2), ("CPU median", 3), ("CPU p95", 4)):
+        worst = max(results, key=lambda result: result[column])
+        misses = sum(result[column] > LIMIT_MS for result in results)
         print(
-            f"worst medians, {label}: {max(r[1] for r in chosen):.1f} ms, "
-            f"CPU {max(r[2] for r in chosen):.1f} ms (limit {LIMIT_MS} ms)"
+            f"worst {label}: {worst[column]:.1f} ms ({worst[0]!r}); "
+            f"{misses} of {len(results)} over {LIMIT_MS} ms"
         )
-    return 0 if all(cpu <= LIMIT_MS for _, _, cpu, _ in results) else 1
+    return 0 if all(max(result[1:5]) <= LIMIT_MS for result in results) else 1
 
 
 if __name__ == "__main__":

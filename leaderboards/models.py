@@ -741,3 +741,29 @@ class SearchEntry(models.Model):
     def get_absolute_url(self):
         view = "leaderboard" if self.kind == SearchKind.MODEL else self.kind
         return reverse(f"leaderboards:{view}", args=[self.slug])
+
+
+class SearchPrefix(models.Model):
+    """One of the first entries of a kind whose name has a word beginning with `prefix`.
+
+    Derived, never edited: search.refresh_prefixes() writes them after each
+    load, for every prefix of one to three letters and every longer one that
+    begins many names: the first few entries of each kind in the search's order.
+    A letter or two match tens of thousands of names; suggestions for them are
+    read here instead of ranking every match. A prefix with no rows is not
+    known, and is searched.
+    """
+
+    prefix = models.CharField(max_length=32)
+    entry = models.ForeignKey(SearchEntry, on_delete=models.CASCADE, related_name="prefixes")
+    # The entry's words as the database's full-text engine split and folded them,
+    # space-separated: a query of several words is checked against them.
+    words = models.TextField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["prefix", "entry"], name="search_prefix_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.prefix}: {self.entry}"

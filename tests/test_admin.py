@@ -13,6 +13,7 @@ from leaderboards.models import (
     Metric,
     Row,
     SearchEntry,
+    SearchPrefix,
     SiteState,
     Task,
     UpkeepPending,
@@ -139,9 +140,10 @@ def test_every_list_filter_choice_opens(seeded, admin_client):
 def test_every_leaderboards_model_is_in_the_admin():
     from django.apps import apps
 
-    # SiteState (the cache's data version), SearchEntry (the search index) and
-    # UpkeepPending (end-of-load work owed) are bookkeeping, not data an editor looks at.
-    bookkeeping = {SiteState, SearchEntry, UpkeepPending}
+    # SiteState (the cache's data version), SearchEntry and SearchPrefix (the search
+    # index) and UpkeepPending (end-of-load work owed) are bookkeeping, not data an
+    # editor looks at.
+    bookkeeping = {SiteState, SearchEntry, SearchPrefix, UpkeepPending}
     models = set(apps.get_app_config("leaderboards").get_models()) - bookkeeping
     inlined = {
         inline.model

@@ -47,12 +47,55 @@ def test_a_model_suggestion_names_its_leaderboard(seeded, client):
 def test_suggestions_cost_a_query_or_two_and_nothing_without_a_word(
     seeded, client, django_assert_num_queries
 ):
-    # SQLite first counts the matches, up to search.BROAD_MATCHES, to choose how to rank.
-    with django_assert_num_queries(2 if connection.vendor == "sqlite" else 1):
+    # Words whose prefixes are listed (short, or beginning many names) are one query.
+    for query in ["ou", "out of d"]:
+        with django_assert_num_queries(1):
+            assert suggest(client, query)
+    # Any other is searched after that look-up; SQLite first counts the matches, up
+    # to search.BROAD_MATCHES, to choose how to rank.
+    with django_assert_num_queries(3 if connection.vendor == "sqlite" else 2):
         assert suggest(client, "imagen")
     with django_assert_num_queries(0):
         assert suggest(client, "  -- ") == []
         assert suggest(client, "") == []
+
+
+def test_a_load_that_adds_a_task_makes_it_suggested(
+    seeded, load, seed_page, write_page, client, django_assert_num_queries
+):
+    assert suggest(client, "ze") == []
+    ok, _, err = load(write_page(board(seed_page, 1, task="Zebra Counting")))
+    assert ok, err
+    with django_assert_num_queries(1):
+        suggestions = suggest(client, "ze")
+    assert suggestions == [
+        {
+            "name": "Zebra Counting",
+            "kind": "Task",
+            "context": "",
+            "url": reverse("leaderboards:task", args=["zebra-counting"]),
+        },
+        {
+            "name": "Zebra Counting on Board Set 1",
+            "kind": "Leaderboard",
+            "context": "",
+            "url": reverse("leaderboards:leaderboard", args=["zebra-counting-on-board-set-1"]),
+        },
+    ]
+
+
+def test_a_withheld_row_leaves_the_suggestions_at_once_and_comes_back_restored(
+    seeded, editor, client
+):
+    from leaderboards import decisions
+
+    row = seeded.rows.get(model="NPOS")
+    ref = [decisions.row_ref(seeded.pk, row.key, row.model)]
+    assert [s["name"] for s in suggest(client, "np")] == ["NPOS"]
+    decisions.withhold(ref, "Spam", editor)
+    assert suggest(client, "np") == []
+    decisions.restore(ref, editor)
+    assert [s["name"] for s in suggest(client, "np")] == ["NPOS"]
 
 
 @pytest.mark.parametrize("query", ['"', "a AND OR NOT", "foo:*", "\x00", "x" * 5000, "<b>"])
@@ -114,7 +157,8 @@ def react_boards(load, seed_page, write_page):
 
 
 QUERIES = ["react", "ReAct Detection", "out-of-distribution", "resnet", "r", "d", "imagenet 1k",
-           "npos", "de", "ood", "o", "vit b"]  # fmt: skip
+           "npos", "de", "ood", "o", "vit b", "re d", "d r", "out of d", "o o", "ne ou",
+           "re"]  # fmt: skip
 
 
 @pytest.mark.parametrize("per_kind", [1, 3])
@@ -138,3 +182,28 @@ def test_walking_names_shortest_first_ranks_as_sorting_every_match(
     for query in QUERIES:
         shown = first_of_each_kind(search.search(query, per_kind=per_kind), per_kind)
         assert first_of_each_kind(search.suggest(query, per_kind), per_kind) == shown, query
+
+
+@pytest.mark.parametrize("per_kind", [1, 2])
+def test_short_prefix_lists_rank_as_sorting_every_match(react_boards, monkeypatch, per_kind):
+    """Lists of two entries a kind, every prefix listed: most answers need the cut-off rule."""
+    monkeypatch.setattr(search, "LISTED_PER_KIND", 2)
+    monkeypatch.setattr(search, "BROAD_PREFIX", 1)
+    search.refresh_index()
+    for query in QUERIES:
+        shown = first_of_each_kind(search.search(query, per_kind=per_kind), per_kind)
+        assert first_of_each_kind(search.suggest(query, per_kind), per_kind) == shown, query
+    # The lists answered those they could, and could not answer all.
+    answered = [q for q in QUERIES if search._listed(search.terms(q), q, per_kind) is not None]
+    assert {"react", "r", "d", "npos", "vit b"} <= set(answered)
+    assert set(answered) < set(QUERIES)
+
+
+def test_an_accented_name_is_listed_as_the_search_engine_folds_it(db, load, seed_page, write_page):
+    page = board(seed_page, 1, task="Denoising")
+    page["task"]["name"] = "Débruitage"
+    ok, _, err = load(write_page(page))
+    assert ok, err
+    for query in ["de", "dé", "déb", "deb", "DÉB"]:
+        shown = first_of_each_kind(search.search(query, per_kind=3), 3)
+        assert first_of_each_kind(search.suggest(query, 3), 3) == shown, query

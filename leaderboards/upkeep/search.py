@@ -8,16 +8,39 @@ of the query as a prefix, so the two backends find the same entries.
 """
 
 import re
+import unicodedata
+from collections import Counter, defaultdict
 
+from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.search import SearchQuery, SearchVector
 from django.db import connection, transaction
-from django.db.models import Case, Count, F, IntegerField, Value, When, Window
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    Func,
+    IntegerField,
+    TextField,
+    Value,
+    When,
+    Window,
+)
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Length, RowNumber
 
-from leaderboards.models import Dataset, Leaderboard, Paper, Row, SearchEntry, SearchKind, Task
+from leaderboards.models import (
+    Dataset,
+    Leaderboard,
+    Paper,
+    Row,
+    SearchEntry,
+    SearchKind,
+    SearchPrefix,
+    Task,
+)
 
 FTS_TABLE = "leaderboards_searchentry_fts"
+PG_INDEX = "search_entry_name_vector_idx"
 MAX_TERMS = 8
 MAX_QUERY_LENGTH = 200
 # Words only: everything else would be syntax to one engine or the other.
@@ -29,11 +52,15 @@ def terms(query):
     return WORD.findall(query[:MAX_QUERY_LENGTH].lower())[:MAX_TERMS]
 
 
+def _vector():
+    # The same expression as the migration's GIN index, so it is used.
+    return SearchVector("name", config="simple")
+
+
 def _matching(words):
     if connection.vendor == "postgresql":
-        # The same expression as the migration's GIN index, so it is used.
         tsquery = " & ".join(f"{word}:*" for word in words)
-        return SearchEntry.objects.annotate(vector=SearchVector("name", config="simple")).filter(
+        return SearchEntry.objects.annotate(vector=_vector()).filter(
             vector=SearchQuery(tsquery, config="simple", search_type="raw")
         )
     return SearchEntry.objects.filter(pk__in=RawSQL(_FTS_ROWIDS, [_fts_query(words)]))
@@ -105,19 +132,89 @@ def suggest(query, per_kind):
     """The first `per_kind` entries of each kind that search() shows: {kind: [entries]}.
 
     What the search box offers while a word is half typed, without totals. A
-    query of a letter or two matches a large part of the archive; on SQLite
-    those walk search_entry_kind_length_idx in the same order instead.
+    query of a letter or two matches a large part of the archive: those are
+    read from SearchPrefix; on SQLite other broad queries walk
+    search_entry_kind_length_idx in the search's order instead of sorting.
     """
     words = terms(query)
     if not words:
         return {}
     exact = _exact(query)
+    if per_kind <= LISTED_PER_KIND:
+        listed = _listed(words, exact, per_kind)
+        if listed is not None:
+            return _in_kind_order(listed)
     if connection.vendor == "sqlite" and _matches_at_least(words, BROAD_MATCHES):
         return _in_kind_order(_walked(words, exact, per_kind))
     found = {}
     for entry in _ranked(words, exact, per_kind, totals=False):
         found.setdefault(entry.kind, []).append(entry)
     return _in_kind_order(found)
+
+
+def _listed(words, exact, per_kind):
+    """suggest() read from SearchPrefix, or None when the lists cannot tell.
+
+    A word's list of a kind is its first matches by (length, name, id), all of
+    them when it is short of LISTED_PER_KIND. An entry matching the whole query
+    is in each word's list if it comes before that list's last entry: the
+    entries of the lists that match every word, up to the furthest a list
+    reaches, are the query's first, and they are enough when there are
+    `per_kind` of them or a list holds all of its kind. A name equal to the
+    query (ignoring case) goes first and has the query's length, so it is
+    looked up on search_entry_kind_length_idx as _walked() does. One query.
+    """
+    columns = {
+        "exact": Case(When(name__iexact=exact, then=Value(0)), default=Value(1)),
+        "name_length": Length("name"),
+    }
+    listed = SearchEntry.objects.filter(prefixes__prefix__in=words).annotate(
+        **columns, prefix=F("prefixes__prefix"), words=F("prefixes__words")
+    )
+    named = SearchEntry.objects.annotate(**columns, prefix=Value(""), words=Value("")).filter(
+        kind__in=SearchKind.values, name_length=len(exact), name__iexact=exact
+    )
+    rows = list(listed.union(named, all=True).order_by("exact", "name_length", "name", "id"))
+    if not set(words) <= {row.prefix for row in rows}:
+        return None
+    found = {}
+    for kind in SearchKind.values:
+        first = _first_of_kind([row for row in rows if row.kind == kind], words, per_kind)
+        if first is None:
+            return None
+        if first:
+            found[kind] = first
+    return found
+
+
+def _first_of_kind(rows, words, per_kind):
+    """The first `per_kind` entries of one kind matching every word, or None if unknown.
+
+    `rows` are in the search's order: named entries (equal to the query) and
+    each word's list, whose entries carry their words as the engine has them.
+    """
+    reach, whole = -1, False
+    for word in words:
+        places = [place for place, row in enumerate(rows) if row.prefix == word]
+        whole |= len(places) < LISTED_PER_KIND
+        reach = max(reach, places[-1] if places else -1)
+    shown = []
+    for place, row in enumerate(rows):
+        if not whole and place > reach:
+            break
+        if len(shown) == per_kind:
+            break
+        if any(other.pk == row.pk for other in shown):
+            continue
+        if not row.prefix or _has_every_word(row.words.split(), words):
+            shown.append(row)
+    if len(shown) < per_kind and not whole:
+        return None
+    return shown
+
+
+def _has_every_word(have, words):
+    return all(any(word.startswith(typed) for word in have) for typed in words)
 
 
 def _matches_at_least(words, count):
@@ -169,6 +266,113 @@ def _insert(kind, select, params=()):
         )
 
 
+# SearchPrefix lists every prefix of up to PREFIX_LETTERS letters, and a longer one
+# when its words begin at least BROAD_PREFIX names (fewer are ranked quickly enough),
+# up to MAX_PREFIX letters; LISTED_PER_KIND entries of each kind each (the box shows
+# three, the rest let a query of several words find three that match all of them).
+PREFIX_LETTERS = 3
+BROAD_PREFIX = 1000
+MAX_PREFIX = SearchPrefix._meta.get_field("prefix").max_length
+LISTED_PER_KIND = 8
+_VOCAB = "leaderboards_searchentry_words"
+
+
+def _words_in_search_order():
+    """(id, kind, words) of every entry, kinds apart, in search()'s order within each.
+
+    The words are the engine's own (SQLite's from the FTS5 index, PostgreSQL's
+    from the same tsvector the GIN index holds), so a prefix lists what
+    _matching() finds, accents and case folded as the engine folds them.
+    """
+    ordered = SearchEntry.objects.order_by("kind", Length("name"), "name", "pk")
+    if connection.vendor == "postgresql":
+        words = Func(_vector(), function="tsvector_to_array", output_field=ArrayField(TextField()))
+        return list(ordered.annotate(words=words).values_list("pk", "kind", "words"))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{_VOCAB} "
+            f"USING fts5vocab(main, '{FTS_TABLE}', 'instance')"
+        )
+        # A term holds no space: unicode61 splits there.
+        cursor.execute(f"SELECT doc, group_concat(term, ' ') FROM temp.{_VOCAB} GROUP BY doc")
+        words = dict(cursor.fetchall())
+    return [
+        (pk, kind, words.get(pk, "").split())
+        for pk, kind in ordered.values_list("pk", "kind").iterator()
+    ]
+
+
+def _broad(entries):
+    """The prefixes longer than PREFIX_LETTERS that begin words of BROAD_PREFIX entries or more.
+
+    Counted by word, so an entry with two such words counts twice: a few
+    prefixes more are listed than need be, none fewer.
+    """
+    words = Counter(word for _, _, have in entries for word in set(have))
+    begun = Counter()
+    for word, count in words.items():
+        for n in range(PREFIX_LETTERS + 1, min(len(word), MAX_PREFIX) + 1):
+            begun[word[:n]] += count
+    return {prefix for prefix, count in begun.items() if count >= BROAD_PREFIX}
+
+
+def refresh_prefixes():
+    """Write SearchPrefix: for each listed prefix, the first entries of each kind it finds.
+
+    Entries arrive shortest first, so a prefix's list of a kind is done once it
+    holds LISTED_PER_KIND; and when a word's longest listed prefix is done its
+    shorter ones are too, so most words cost one look-up.
+    """
+    entries = _words_in_search_order()
+    broad = _broad(entries)
+    prefixes = {}
+    listed = defaultdict(Counter)
+    rows = []
+    for pk, kind, words in entries:
+        counts, mine, spaced = listed[kind], set(), " ".join(words)
+        for word in words:
+            if word not in prefixes:
+                n = min(len(word), PREFIX_LETTERS)
+                while n < min(len(word), MAX_PREFIX) and word[: n + 1] in broad:
+                    n += 1
+                prefixes[word] = [word[:length] for length in range(n, 0, -1)]
+            for prefix in prefixes[word]:
+                if counts[prefix] >= LISTED_PER_KIND:
+                    break
+                if prefix not in mine:
+                    mine.add(prefix)
+                    counts[prefix] += 1
+                    rows.append(SearchPrefix(prefix=prefix, entry_id=pk, words=spaced))
+    SearchPrefix.objects.bulk_create(rows, batch_size=5000)
+
+
+def _forget(cursor, prefixes):
+    """Drop these prefixes' lists. Raw, as refresh_index() deletes: a post_delete
+    receiver of the page cache would retire every page for each row."""
+    if prefixes:
+        marks = ", ".join(["%s"] * len(prefixes))
+        table = SearchPrefix._meta.db_table
+        cursor.execute(f"DELETE FROM {table} WHERE prefix IN ({marks})", sorted(prefixes))
+
+
+def _prefixes_a_name_may_begin(names):
+    """Every prefix SearchPrefix may list for these names, and many it does not.
+
+    Python's words of the name, as typed and with accents taken off: each word
+    the engines make starts where one of these does (a PostgreSQL word like
+    "b/16" or "out-of-distribution" at "b" or "out").
+    """
+    found = set()
+    for name in names:
+        lower = name.lower()
+        plain = "".join(
+            c for c in unicodedata.normalize("NFKD", lower) if not unicodedata.combining(c)
+        )
+        for word in WORD.findall(f"{lower} {plain}"):
+            found.update(word[:n] for n in range(1, min(len(word), MAX_PREFIX) + 1))
+    return found
+
+
 BOARD_NAME = "t.name || ' on ' || d.name"
 # Every shown row's model name, once per board.
 _MODELS_SQL = (
@@ -197,7 +401,9 @@ def refresh_models(boards):
 
     A whole rebuild takes seconds at the archive's size; this touches only the
     boards' own entries. SQLite's FTS5 table takes its content from the entries
-    table, so it is told which rows leave and which arrive.
+    table, so it is told which rows leave and which arrive. The prefixes whose
+    lists held a leaving entry, or might take an arriving one, are dropped:
+    they are searched until the next load lists them again.
     """
     slugs = [board.slug for board in boards]
     if not slugs:
@@ -207,13 +413,18 @@ def refresh_models(boards):
     mine = f"FROM {table} WHERE kind = %s AND slug IN ({marks})"
     params = [SearchKind.MODEL, *slugs]
     sqlite = connection.vendor == "sqlite"
+    entries = SearchEntry.objects.filter(kind=SearchKind.MODEL, slug__in=slugs)
     with transaction.atomic(), connection.cursor() as cursor:
         _one_writer_at_a_time(cursor)
+        stale = set(SearchPrefix.objects.filter(entry__in=entries).values_list("prefix", flat=True))
         if sqlite:
             leaving = f"SELECT 'delete', id, name {mine}"
             cursor.execute(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, name) {leaving}", params)
+        _forget(cursor, stale)
         cursor.execute(f"DELETE {mine}", params)
         _insert(SearchKind.MODEL, f"{_MODELS_SQL} AND b.slug IN ({marks})", slugs)
+        stale = _prefixes_a_name_may_begin(entries.values_list("name", flat=True))
+        _forget(cursor, stale)
         if sqlite:
             cursor.execute(f"INSERT INTO {FTS_TABLE}(rowid, name) SELECT id, name {mine}", params)
 
@@ -226,6 +437,7 @@ def refresh_index():
         # Raw, so a post_delete receiver cannot turn it into 150,000 deletes.
         with connection.cursor() as cursor:
             _one_writer_at_a_time(cursor)
+            cursor.execute(f"DELETE FROM {SearchPrefix._meta.db_table}")
             cursor.execute(f"DELETE FROM {SearchEntry._meta.db_table}")
         _insert(SearchKind.TASK, f"SELECT %s, name, slug, '' FROM {task}")
         _insert(SearchKind.DATASET, f"SELECT %s, name, slug, full_name FROM {dataset}")
@@ -239,3 +451,9 @@ def refresh_index():
         with connection.cursor() as cursor:
             if connection.vendor == "sqlite":
                 cursor.execute(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES('rebuild')")
+            else:
+                # Rows inserted in bulk wait in the GIN index's pending list, which
+                # every search scans whole until autovacuum merges it: 20 ms for a
+                # word nothing matches at PwC size, against 0.1 ms once merged.
+                cursor.execute("SELECT gin_clean_pending_list(%s::regclass)", [PG_INDEX])
+        refresh_prefixes()
