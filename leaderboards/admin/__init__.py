@@ -504,6 +504,7 @@ class AreaLinkInline(admin.TabularInline):
     readonly_fields = fields
     extra = 0
     can_delete = False
+    classes = ["collapse"]
     verbose_name_plural = "categories (from the file)"
 
     def get_queryset(self, request):
@@ -522,6 +523,8 @@ class DecisionInline(admin.TabularInline):
 
     extra = 0
     can_delete = False
+    # Listed, not edited here: out of the way of the form's own fields.
+    classes = ["collapse"]
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("decided_by")
@@ -569,17 +572,18 @@ class LeaderboardAdmin(CuratedAdmin):
         (
             "Description",
             {
-                "fields": ["slug", "editor_description", "description", "description_from"],
+                "fields": [("description", "description_from"), "editor_description"],
                 "description": "The page shows the editor's text where there is one, else "
                 "the file's. Empty the correction to go back to the file's text.",
             },
         ),
-        ("Directions and rows", {"fields": ["direction_note", "rows_link"]}),
+        ("Directions and rows", {"fields": ["rows_link", "direction_note"]}),
         (
             "From the file",
             {
                 "classes": ["collapse"],
                 "fields": [
+                    "slug",
                     "task",
                     "dataset",
                     "category",
@@ -604,12 +608,18 @@ class LeaderboardAdmin(CuratedAdmin):
                 ],
             },
         ),
-        ("History", {"classes": ["collapse"], "fields": ["editorial_history"]}),
+        ("History", {"fields": ["editorial_history"]}),
     ]
 
     @admin.display(boolean=True, description="corrected")
     def corrected(self, obj):
         return obj.editor_description is not None
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if db_field.name == "editor_description":
+            field.widget.attrs["rows"] = 3
+        return field
 
     @admin.display(description="rows")
     def rows_link(self, obj):
@@ -840,7 +850,7 @@ class WithholdForm(forms.Form):
 class RowAdmin(ChosenByKey, CuratedAdmin):
     noun = "rows"
     form = RowForm
-    list_display = ["rank", "model", "board", "paper_date", "withheld", "withheld_reason"]
+    list_display = ["rank", "model", "board", "paper_date", "state"]
     list_display_links = ["rank", "model"]
     list_filter = [LeaderboardSlugFilter, "withheld", "uses_additional_data"]
     list_per_page = 100
@@ -875,6 +885,16 @@ class RowAdmin(ChosenByKey, CuratedAdmin):
     def board(self, row):
         # The slug: what the filter takes, and shorter than "task on dataset".
         return row.leaderboard.slug
+
+    @admin.display(description="state", ordering="withheld")
+    def state(self, row):
+        return f"withheld: {row.withheld_reason}" if row.withheld else "shown"
+
+    def get_list_display(self, request):
+        # Filtered to one board, every line would repeat its slug.
+        if request.GET.get(LeaderboardSlugFilter.parameter_name):
+            return [name for name in self.list_display if name != "board"]
+        return self.list_display
 
     def key_value(self, row):
         return RowForm.key_value(row)
