@@ -5,11 +5,13 @@
 
 On the 15,000-board set that bench/lists.py builds (or a copy of --db,
 migrated), signed in as an editor through Django's test client: the queue's
-first and last page (median of --repeat, with their query counts), then the
-name on the most boards decided for every board at once (decisions.decide_name
-inside the view's transaction: lock, record, log, update, the boards'
-figures), timed once with its statement count. Exits non-zero when the bulk
-decision takes more than LIMIT_S or its statements are not the fixed number.
+first and last page (median of --repeat, with their query counts), then two
+names decided for every board at once (decisions.decide_name, what the
+confirmation's POST runs: lock, record, log, update, the boards' figures,
+the versions), each timed once with its statement count: the name on the
+most boards, and the most used name some board lists first (whose boards'
+best results are worked out again). Exits non-zero when a bulk decision takes
+more than LIMIT_S or its statements are not the fixed number.
 """
 
 import argparse
@@ -28,7 +30,11 @@ from common import manage  # noqa: E402
 from lists import build  # noqa: E402
 
 LIMIT_S = 5
-STATEMENTS = 13  # tests/test_admin_queue.py pins the same
+# What tests/test_admin_queue.py pins (13, and 7 for a name no board lists
+# first, whose boards' best results stay as they are), there inside the
+# test's transaction, so a savepoint and its release; here BEGIN and COMMIT
+# in their place and the two version bumps that follow the commit.
+STATEMENTS = {True: 15, False: 9}  # by: some board lists the name first
 
 
 def measure(db, repeat):
@@ -41,13 +47,15 @@ def measure(db, repeat):
 
     django.setup()
     from django.contrib.auth.models import Group, User
-    from django.db import connection
+    from django.contrib.contenttypes.models import ContentType
+    from django.db import connection, reset_queries
     from django.test import Client
     from django.test.utils import CaptureQueriesContext, setup_test_environment
     from django.urls import reverse
 
     from leaderboards import decisions
     from leaderboards.admin.directions import queue
+    from leaderboards.models import Metric
 
     setup_test_environment()
     editor, _ = User.objects.get_or_create(username="bench-editor", defaults={"is_staff": True})
@@ -59,6 +67,8 @@ def measure(db, repeat):
         client.get(url)  # warm
         timings = []
         for _ in range(repeat):
+            # Django keeps the last 9,000 queries: a full log miscounts.
+            reset_queries()
             with CaptureQueriesContext(connection) as queries:
                 started = time.perf_counter()
                 response = client.get(url)
@@ -75,14 +85,26 @@ def measure(db, repeat):
     last_ms, last_queries, _ = page(f"{url}?page={last}")
     results.append((f"queue page {last}", last_ms, last_queries))
 
-    top = queue().first()
-    with CaptureQueriesContext(connection) as queries:
-        started = time.perf_counter()
-        outcome = decisions.decide_name(top["name"], "higher", editor, reason="bench")
-        seconds = time.perf_counter() - started
-    what = f"decide {top['name']!r} on {outcome.boards:,} boards ({outcome.rows:,} rows)"
-    results.append((what, seconds * 1000, len(queries)))
-    return results, seconds, len(queries)
+    # The name on the most boards, and the most used name that some board
+    # lists first (its boards' best results are worked out again).
+    names = [entry["name"] for entry in queue()]
+    listed_first = set(
+        Metric.objects.filter(name__in=names, position=0).values_list("name", flat=True)
+    )
+    chosen = [names[0], next(name for name in names if name in listed_first)]
+    ContentType.objects.get_for_model(Metric)  # cached once a server process has used it
+    bulk = []
+    for name in dict.fromkeys(chosen):
+        reset_queries()
+        with CaptureQueriesContext(connection) as queries:
+            started = time.perf_counter()
+            outcome = decisions.decide_name(name, "higher", editor, reason="bench")
+            seconds = time.perf_counter() - started
+        expected = STATEMENTS[name in listed_first]
+        what = f"decide {name!r} on {outcome.boards:,} boards ({outcome.rows:,} rows)"
+        results.append((what, seconds * 1000, len(queries)))
+        bulk.append((what, seconds, len(queries), expected))
+    return results, bulk
 
 
 def main():
@@ -99,16 +121,19 @@ def main():
             shutil.copyfile(options.db, db)
         else:
             build(db, options.boards, options.seed)
-        results, seconds, statements = measure(db, options.repeat)
+        results, bulk = measure(db, options.repeat)
 
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     width = max(len(what) for what, _, _ in results)
     print(f"{'what':<{width}}  median ms  queries")
     for what, ms, queries in results:
         print(f"{what:<{width}}  {ms:9.1f}  {queries:7}")
-    ok = seconds <= LIMIT_S and statements == STATEMENTS
-    print(f"bulk decision: {seconds:.2f} s (limit {LIMIT_S} s), {statements} statements "
-          f"(fixed: {STATEMENTS}): {'pass' if ok else 'FAIL'}")  # fmt: skip
+    ok = True
+    for what, seconds, statements, expected in bulk:
+        passed = seconds <= LIMIT_S and statements == expected
+        ok &= passed
+        print(f"{what}: {seconds:.2f} s (limit {LIMIT_S} s), {statements} statements "
+              f"(fixed: {expected}): {'pass' if passed else 'FAIL'}")  # fmt: skip
     return 0 if ok else 1
 
 

@@ -458,7 +458,8 @@ def decide_name(name, direction, user, *, reason):
         )
         first = list(metrics.exclude(Exists(earlier)).values_list("leaderboard", flat=True))
         metrics.update(editor_direction=direction)
-        refresh_leaderboards(first)
+        if first:
+            refresh_leaderboards(first)
         data_changed(boards=board_ids)
     return NameOutcome(boards=len(locked), rows=sum(rows for _, rows in locked))
 

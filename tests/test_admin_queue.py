@@ -227,14 +227,15 @@ def test_visitors_and_staff_without_the_right_cannot_use_the_queue(three_boards,
 
 
 def test_the_boards_link_lists_the_names_undecided_boards(three_boards, editor, editor_client):
-    board_a = Leaderboard.objects.get(slug="ood-a")
+    board_a, board_b = Leaderboard.objects.filter(slug__in=["ood-a", "ood-b"])
     decisions.set_direction([decisions.metric_ref(board_a.pk, "FPR95")], "higher", editor)
-    response = editor_client.get(
-        admin_url(Metric, "changelist"), {"name": "FPR95", "direction": "unknown"}
-    )
+    decisions.set_direction([decisions.metric_ref(board_b.pk, "FPR95")], "unknown", editor)
+    html = editor_client.get(reverse(QUEUE)).content.decode()
+    link = html.split('<tr data-name="FPR95">')[1].split('href="')[1].split('"')[0]
+    response = editor_client.get(link.replace("&amp;", "&"))
     assert response.status_code == 200
     shown = {(m.leaderboard.slug, m.name) for m in response.context["cl"].result_list}
-    assert shown == {("ood-b", "FPR95"), ("ood-c", "FPR95")}
+    assert shown == {("ood-c", "FPR95")}
 
 
 def test_rejecting_one_boards_suggestion_takes_it_out_of_the_queue(three_boards, editor_client):
@@ -272,6 +273,17 @@ def test_deciding_a_name_is_a_fixed_number_of_statements(
 
 
 @pytest.mark.parametrize("boards", [3, 30])
+def test_a_name_no_board_lists_first_leaves_their_figures_alone_in_fewer_statements(
+    load_boards, seed_page, editor, django_assert_num_queries, boards
+):
+    load_boards(*((f"ood-{i}", 3, ["AUROC", "FPR95"]) for i in range(boards)), seed=seed_page)
+    tops = list(Leaderboard.objects.values_list("top_model", "top_is_best"))
+    outcome = decide_queries(django_assert_num_queries, editor, 7)
+    assert outcome.boards == boards
+    assert list(Leaderboard.objects.values_list("top_model", "top_is_best")) == tops
+
+
+@pytest.mark.parametrize("boards", [3, 30])
 def test_the_queue_page_costs_the_same_however_many_boards(
     load_boards, seed_page, editor_client, django_assert_num_queries, boards
 ):
@@ -296,3 +308,50 @@ def test_the_seed_board_is_in_the_queue_until_decided(seeded, editor_client):
     html = editor_client.get(reverse(QUEUE)).content.decode()
     assert "Every metric of every board has a direction." in html
     assert Leaderboard.objects.get(slug=SEED_SLUG).top_is_best
+
+
+# Against a load: the boards' locks, taken as every editor's action and load takes them.
+
+
+@pytest.mark.django_db(transaction=True)
+def test_deciding_a_name_waits_for_a_load_and_decides_the_metric_it_wrote(
+    settings, load_boards, seed_page, editor
+):
+    import threading
+
+    import psycopg
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks: on SQLite every write transaction runs alone")
+    load_boards(("ood-a", 3, ["FPR95", "AUROC"]), ("ood-b", 3, ["FPR95", "Score"]), seed=seed_page)
+    board = Leaderboard.objects.get(slug="ood-a")
+    params = connection.get_connection_params()
+    done = threading.Event()
+
+    def decide():
+        try:
+            decisions.decide_name("FPR95", "lower", editor, reason="r")
+        finally:
+            connection.close()
+            done.set()
+
+    with psycopg.connect(**params) as load:
+        # A load holds the board's lock and replaces its metric, as the writer does.
+        load.execute("SELECT id FROM leaderboards_leaderboard WHERE id = %s FOR UPDATE", [board.pk])
+        ids = list(Metric.objects.filter(leaderboard=board).values_list("pk", flat=True))
+        load.execute("UPDATE leaderboards_metric SET id = id + 100000 WHERE id = ANY(%s)", [ids])
+        load.execute(
+            "UPDATE leaderboards_metricvalue SET metric_id = metric_id + 100000 "
+            "WHERE metric_id = ANY(%s)",
+            [ids],
+        )
+        worker = threading.Thread(target=decide)
+        worker.start()
+        assert not done.wait(1), "the decision did not wait for the board's lock"
+        load.commit()
+    worker.join(30)
+    assert done.is_set()
+    metric = Metric.objects.get(leaderboard=board, name="FPR95")
+    assert metric.pk > 100000 and metric.editor_direction == "lower"
+    assert DirectionDecision.objects.filter(metric="FPR95").count() == 2

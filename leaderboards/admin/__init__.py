@@ -55,7 +55,7 @@ admin.site.site_title = "sotasite editors"
 admin.site.index_title = "Curate the leaderboards"
 
 HISTORY_SHOWN = 30
-KNOWN = (Direction.HIGHER, Direction.LOWER)
+KNOWN = decisions.KNOWN
 DIRECTION_CHOICES = [("", "not set: the file's direction"), *Direction.choices]
 
 
@@ -403,6 +403,7 @@ class MetricDirectionFilter(admin.SimpleListFilter):
             ("editor", "set by an editor"),
             ("file", "from the file"),
             ("unknown", "unknown"),
+            ("undecided", "none yet (the directions queue)"),
         ]
 
     def queryset(self, request, queryset):
@@ -412,6 +413,9 @@ class MetricDirectionFilter(admin.SimpleListFilter):
             return queryset.exclude(no_editor)
         if self.value() == "file":
             return queryset.filter(from_file)
+        if self.value() == "undecided":
+            # Unknown and nobody said so: what the directions queue lists.
+            return queryset.filter(pk__in=decisions.undecided_metrics().values("pk"))
         if self.value() == "unknown":
             # Django's negated lookup keeps the NULLs: no direction in the file.
             return queryset.filter(

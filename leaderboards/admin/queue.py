@@ -71,7 +71,7 @@ class DecideForm(forms.Form):
 
 def boards_url(name):
     """The metrics list showing this name's undecided boards, to decide one by one."""
-    query = urlencode({"name": name, "direction": "unknown"})
+    query = urlencode({"name": name, "direction": "undecided"})
     return f"{reverse('admin:leaderboards_metric_changelist')}?{query}"
 
 
