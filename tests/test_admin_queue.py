@@ -315,7 +315,7 @@ def test_the_seed_board_is_in_the_queue_until_decided(seeded, editor_client):
 
 @pytest.mark.django_db(transaction=True)
 def test_deciding_a_name_waits_for_a_load_and_decides_the_metric_it_wrote(
-    settings, load_boards, seed_page, editor
+    load_boards, seed_page, django_user_model
 ):
     import threading
 
@@ -326,6 +326,9 @@ def test_deciding_a_name_waits_for_a_load_and_decides_the_metric_it_wrote(
         pytest.skip("row locks: on SQLite every write transaction runs alone")
     load_boards(("ood-a", 3, ["FPR95", "AUROC"]), ("ood-b", 3, ["FPR95", "Score"]), seed=seed_page)
     board = Leaderboard.objects.get(slug="ood-a")
+    # Not the `editor` fixture: an earlier transactional test's flush took the
+    # Editors group its command needs; deciding needs only a user.
+    editor = django_user_model.objects.create_user("erin")
     params = connection.get_connection_params()
     done = threading.Event()
 
