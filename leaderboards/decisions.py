@@ -18,12 +18,32 @@ import operator
 from functools import reduce
 
 from django.contrib.admin.models import CHANGE, LogEntry
-from django.db import OperationalError, transaction
-from django.db.models import Exists, OuterRef, Q, Subquery
+from django.contrib.contenttypes.models import ContentType
+from django.db import OperationalError, connections, router, transaction
+from django.db.models import (
+    CharField,
+    DateTimeField,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    Subquery,
+    Value,
+)
+from django.db.models.constants import OnConflict
+from django.db.models.functions import Cast, Substr
 from django.utils import timezone
 
 from leaderboards.format.rules import row_keys
-from leaderboards.models import DirectionDecision, Leaderboard, Metric, Row, RowDecision
+from leaderboards.models import (
+    Direction,
+    DirectionDecision,
+    Leaderboard,
+    Metric,
+    Row,
+    RowDecision,
+)
 from leaderboards.upkeep import search
 from leaderboards.upkeep.cache import data_changed
 from leaderboards.upkeep.figures import refresh_counts, refresh_leaderboards
@@ -31,6 +51,7 @@ from leaderboards.upkeep.figures import refresh_counts, refresh_leaderboards
 # PostgreSQL's deadlock, serialization failure and lock timeout: the work was
 # rolled back whole and may be tried again.
 RETRYABLE_SQLSTATES = {"40P01", "40001", "55P03"}
+KNOWN = (Direction.HIGHER, Direction.LOWER)
 
 
 def key_digest(key):
@@ -268,11 +289,14 @@ def _key_parts(board_ids):
     }
 
 
-def set_direction(metrics, direction, user, *, log=True, message=None, undecided_only=False):
+def set_direction(
+    metrics, direction, user, *, log=True, message=None, reason="", undecided_only=False
+):
     """Set (or, with None, clear) the editor's direction of metrics, by board and name.
 
     undecided_only leaves metrics an editor or the file already gave a
-    direction, as they are when the lock is taken.
+    direction, as they are when the lock is taken. reason is kept with the
+    decision (the public record shows it); by default the log's message.
     """
     refs = list(metrics)
     outcome = Outcome()
@@ -321,12 +345,13 @@ def set_direction(metrics, direction, user, *, log=True, message=None, undecided
                         direction=direction,
                         decided_at=now,
                         decided_by=user,
+                        reason=reason or message or "",
                     )
                     for metric in outcome.changed
                 ],
                 update_conflicts=True,
                 unique_fields=["leaderboard", "metric"],
-                update_fields=["direction", "decided_at", "decided_by"],
+                update_fields=["direction", "decided_at", "decided_by", "reason"],
             )
         Metric.objects.filter(pk__in=[metric.pk for metric in outcome.changed]).update(
             editor_direction=direction
@@ -343,6 +368,123 @@ def set_direction(metrics, direction, user, *, log=True, message=None, undecided
         # The boards' best results follow their first metric's direction.
         _boards_changed({metric.leaderboard for metric in outcome.changed}, rows=False)
     return outcome
+
+
+def undecided_metrics():
+    """Metrics with no direction: none from an editor, none the file states.
+
+    Metric.editor_direction is the copy of a standing DirectionDecision (the
+    loader copies them under the board's lock), so a metric without one has
+    no decision settling it. A file's unrecognised word is no direction.
+    """
+    return Metric.objects.filter(editor_direction__isnull=True).exclude(source_direction__in=KNOWN)
+
+
+@dataclasses.dataclass
+class NameOutcome:
+    """What deciding a metric name on every board did."""
+
+    boards: int = 0
+    rows: int = 0
+
+
+def decide_name(name, direction, user, *, reason):
+    """Give every board whose metric `name` has no direction yet this direction.
+
+    For the directions queue: a fixed number of statements however many boards
+    use the name (a metric name shared by thousands of boards is one click).
+    The boards are locked first, in pk order as every editor's action and load
+    does, and only metrics still undecided under the lock are written, so a
+    load committed meanwhile neither loses the decision nor has its file's
+    direction overwritten. Each metric gets a DirectionDecision (who, when,
+    why) and a log entry, as a decision made board by board does.
+    """
+    if direction not in Direction.values:
+        raise ValueError(f"not a direction: {direction!r}")
+    with transaction.atomic():
+        locked = list(
+            Leaderboard.objects.filter(
+                pk__in=undecided_metrics().filter(name=name).values("leaderboard")
+            )
+            .locked()
+            .values_list("pk", "row_count")
+        )
+        if not locked:
+            return NameOutcome()
+        board_ids = [pk for pk, _ in locked]
+        # Re-read under the lock: a load may have rewritten a board meanwhile.
+        metrics = undecided_metrics().filter(name=name, leaderboard__in=board_ids)
+        now = timezone.now()
+        _insert_from(
+            DirectionDecision,
+            metrics.values(
+                "leaderboard",
+                metric_name=F("name"),
+                decided_direction=Value(direction),
+                decided_at=Value(now, DateTimeField()),
+                decided_by=Value(user.pk, IntegerField()),
+                decision_reason=Value(reason),
+            ),
+            ["leaderboard", "metric", "direction", "decided_at", "decided_by", "reason"],
+            conflict=(
+                ["leaderboard", "metric"],
+                ["direction", "decided_at", "decided_by", "reason"],
+            ),
+        )
+        _insert_from(
+            LogEntry,
+            metrics.values(
+                log_time=Value(now, DateTimeField()),
+                log_user=Value(user.pk, IntegerField()),
+                log_type=Value(ContentType.objects.get_for_model(Metric).pk, IntegerField()),
+                log_object=Cast("pk", CharField()),
+                log_repr=Substr("name", 1, 200),
+                log_flag=Value(CHANGE, IntegerField()),
+                log_message=Value(reason),
+            ),
+            [
+                "action_time",
+                "user",
+                "content_type",
+                "object_id",
+                "object_repr",
+                "action_flag",
+                "change_message",
+            ],
+        )
+        # The boards' best results follow their first metric's direction.
+        earlier = Metric.objects.filter(
+            leaderboard=OuterRef("leaderboard"), position__lt=OuterRef("position")
+        )
+        first = list(metrics.exclude(Exists(earlier)).values_list("leaderboard", flat=True))
+        metrics.update(editor_direction=direction)
+        if first:
+            refresh_leaderboards(first)
+        data_changed(boards=board_ids)
+    return NameOutcome(boards=len(locked), rows=sum(rows for _, rows in locked))
+
+
+def _insert_from(model, select, fields, conflict=None):
+    """INSERT INTO model's table (fields) SELECT ...: one statement however many rows.
+
+    select is a values() queryset giving the fields' values in order.
+    conflict=(unique fields, fields to update) makes it an upsert.
+    """
+    connection = connections[router.db_for_write(model)]
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(model._meta.get_field(name).column) for name in fields)
+    sql, params = select.order_by().query.get_compiler(connection=connection).as_sql()
+    statement = f"INSERT INTO {quote(model._meta.db_table)} ({columns}) {sql}"
+    if conflict:
+        unique, updated = conflict
+        statement += connection.ops.on_conflict_suffix_sql(
+            [model._meta.get_field(name) for name in fields],
+            OnConflict.UPDATE,
+            [model._meta.get_field(name).column for name in updated],
+            [model._meta.get_field(name).column for name in unique],
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params)
 
 
 def _boards_changed(boards, rows=True):

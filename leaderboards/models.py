@@ -363,6 +363,8 @@ class LeaderboardArea(models.Model):
     position = models.PositiveSmallIntegerField()
 
     class Meta:
+        verbose_name = "category"
+        verbose_name_plural = "categories"
         constraints = [
             models.UniqueConstraint(fields=["leaderboard", "area"], name="leaderboard_area_unique"),
             models.UniqueConstraint(
@@ -371,7 +373,8 @@ class LeaderboardArea(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.leaderboard_id}: {self.area_id}"
+        # Read with its area (select_related) wherever a list of them is shown.
+        return self.area.name
 
 
 class Metric(models.Model):
@@ -541,6 +544,9 @@ class DirectionDecision(models.Model):
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Why, in the editor's words or the queue's ("Accepted the suggestion:
+    # ..."), for the public record of editors' work.
+    reason = models.TextField(blank=True, default="")
 
     class Meta:
         ordering = ["leaderboard", "metric"]

@@ -408,7 +408,9 @@ def test_hostile_text_in_a_row_is_escaped_in_the_admin(load, seed_page, write_pa
     ok, _, err = load(write_page(seed_page))
     assert ok, err
     board = Leaderboard.objects.get()
-    html = admin_client.get(admin_url(Leaderboard, "change", board.pk)).content.decode()
+    # Rows are listed in the rows list, which the board's form links to.
+    rows_list = admin_url(Row, "changelist") + f"?leaderboard={board.slug}"
+    html = admin_client.get(rows_list).content.decode()
     assert "<script>alert(1)</script>" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
 

@@ -10,24 +10,27 @@ is shown on the object's own page.
 """
 
 from collections import defaultdict
+from urllib.parse import urlencode
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import PermissionDenied
 from django.db import OperationalError
 from django.db.models import CharField, Q
 from django.db.models.functions import Cast
 from django.forms.models import BaseInlineFormSet
-from django.http import HttpResponseRedirect
+from django.http import HttpResponseRedirect, QueryDict
+from django.template.defaultfilters import pluralize
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import mark_safe
 
 from leaderboards import decisions
 from leaderboards.admin.directions import suggest_direction
+from leaderboards.admin.queue import BUSY, DirectionsQueue
 from leaderboards.models import (
     Area,
     Dataset,
@@ -52,9 +55,8 @@ admin.site.site_title = "sotasite editors"
 admin.site.index_title = "Curate the leaderboards"
 
 HISTORY_SHOWN = 30
-KNOWN = (Direction.HIGHER, Direction.LOWER)
+KNOWN = decisions.KNOWN
 DIRECTION_CHOICES = [("", "not set: the file's direction"), *Direction.choices]
-BUSY = "The database was busy (a load is writing) and nothing was changed. Please try again."
 
 
 def history_html(entries):
@@ -337,6 +339,57 @@ class MetricForm(KeyField):
         return f"{metric.leaderboard_id} {metric.name}"
 
 
+class TextFilter(admin.SimpleListFilter):
+    """A filter by one typed value (a slug, a name): never a menu of every board."""
+
+    template = "admin/leaderboards/text_filter.html"
+    placeholder = ""
+
+    def lookups(self, request, model_admin):
+        # Shown as the chosen value, so the sidebar says what the list is filtered by.
+        return [(self.value(), self.value())] if self.value() else [("", "")]
+
+    def has_output(self):
+        return True
+
+    def choices(self, changelist):
+        self.hidden = [
+            (key, value)
+            for key, values in QueryDict(
+                changelist.get_query_string(remove=[self.parameter_name, "p"])[1:]
+            ).lists()
+            for value in values
+        ]
+        if self.value():
+            yield {
+                "selected": False,
+                "query_string": changelist.get_query_string(remove=[self.parameter_name]),
+                "display": "All",
+            }
+
+
+class MetricNameFilter(TextFilter):
+    title = "metric name (exact)"
+    parameter_name = "name"
+    placeholder = "a metric name"
+
+    def queryset(self, request, queryset):
+        if self.value() is None:
+            return queryset
+        return queryset.filter(name=self.value())
+
+
+class LeaderboardSlugFilter(TextFilter):
+    title = "leaderboard (slug)"
+    parameter_name = "leaderboard"
+    placeholder = "a leaderboard's slug"
+
+    def queryset(self, request, queryset):
+        if self.value() is None:
+            return queryset
+        return queryset.filter(leaderboard__slug=self.value())
+
+
 def _as_id(text):
     return int(text) if text.isdigit() else None
 
@@ -350,6 +403,7 @@ class MetricDirectionFilter(admin.SimpleListFilter):
             ("editor", "set by an editor"),
             ("file", "from the file"),
             ("unknown", "unknown"),
+            ("undecided", "none yet (the directions queue)"),
         ]
 
     def queryset(self, request, queryset):
@@ -359,6 +413,9 @@ class MetricDirectionFilter(admin.SimpleListFilter):
             return queryset.exclude(no_editor)
         if self.value() == "file":
             return queryset.filter(from_file)
+        if self.value() == "undecided":
+            # Unknown and nobody said so: what the directions queue lists.
+            return queryset.filter(pk__in=decisions.undecided_metrics().values("pk"))
         if self.value() == "unknown":
             # Django's negated lookup keeps the NULLs: no direction in the file.
             return queryset.filter(
@@ -451,6 +508,7 @@ class AreaLinkInline(admin.TabularInline):
     readonly_fields = fields
     extra = 0
     can_delete = False
+    classes = ["collapse"]
     verbose_name_plural = "categories (from the file)"
 
     def get_queryset(self, request):
@@ -469,6 +527,8 @@ class DecisionInline(admin.TabularInline):
 
     extra = 0
     can_delete = False
+    # Listed, not edited here: out of the way of the form's own fields.
+    classes = ["collapse"]
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("decided_by")
@@ -492,7 +552,7 @@ class RowDecisionInline(DecisionInline):
 
 class DirectionDecisionInline(DecisionInline):
     model = DirectionDecision
-    fields = ["metric", "direction", "decided_by", "decided_at"]
+    fields = ["metric", "direction", "reason", "decided_by", "decided_at"]
     readonly_fields = fields
     verbose_name_plural = "editors' decisions on metric directions (by name)"
 
@@ -505,29 +565,51 @@ class LeaderboardAdmin(CuratedAdmin):
     list_select_related = ["task", "dataset", "category"]
     autocomplete_fields = ["task", "dataset", "category"]
     editorial_fields = ["editor_description"]
-    computed_readonly = ["rows_table"]
+    computed_readonly = ["rows_link"]
     inlines = [MetricInline, AreaLinkInline, RowDecisionInline, DirectionDecisionInline]
+    # The change form opens on what editors change (templates/admin/leaderboards/
+    # leaderboard/change_form.html puts the metrics' directions right after
+    # these two sets); the rows are a link to their own list, not a table of
+    # a thousand lines before the Save button.
+    save_on_top = True
     fieldsets = [
-        (None, {"fields": ["slug", "task", "dataset", "category", "category_note"]}),
-        ("Description", {"fields": ["description", "description_from", "editor_description"]}),
-        ("Rows", {"fields": ["rows_table"]}),
+        (
+            "Description",
+            {
+                "fields": [("description", "description_from"), "editor_description"],
+                "description": "The page shows the editor's text where there is one, else "
+                "the file's. Empty the correction to go back to the file's text.",
+            },
+        ),
+        ("Directions and rows", {"fields": ["rows_link", "direction_note"]}),
         (
             "From the file",
             {
                 "classes": ["collapse"],
-                "fields": ["source", "direction_note", "extra", "source_sha256", "read_at"],
+                "fields": [
+                    "slug",
+                    "task",
+                    "dataset",
+                    "category",
+                    "category_note",
+                    "source",
+                    "extra",
+                    "source_sha256",
+                    "read_at",
+                ],
             },
         ),
         (
             "Figures of the shown rows",
             {
+                "classes": ["collapse"],
                 "fields": [
                     "row_count",
                     "newest_paper_date",
                     "verified_row_count",
                     "since_archive_entry_count",
                     "updated_at",
-                ]
+                ],
             },
         ),
         ("History", {"fields": ["editorial_history"]}),
@@ -537,33 +619,27 @@ class LeaderboardAdmin(CuratedAdmin):
     def corrected(self, obj):
         return obj.editor_description is not None
 
-    @admin.display(description="rows, in archive order")
-    def rows_table(self, obj):
-        # A plain table rather than an inline formset: a board of a thousand
-        # rows would post more fields than Django accepts. Each row links to
-        # its own page, where an editor withholds or restores it.
-        rows = obj.rows.order_by("rank").values(
-            "pk", "rank", "model", "paper_date", "withheld", "withheld_reason"
-        )
-        body = format_html_join(
-            "",
-            '<tr{}><td>{}</td><td><a href="{}">{}</a></td><td>{}</td><td>{}</td></tr>',
-            (
-                (
-                    mark_safe(' class="withheld"') if row["withheld"] else "",
-                    row["rank"],
-                    reverse("admin:leaderboards_row_change", args=[row["pk"]]),
-                    row["model"],
-                    row["paper_date"] or "",
-                    f"withheld: {row['withheld_reason']}" if row["withheld"] else "shown",
-                )
-                for row in rows
-            ),
-        )
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if db_field.name == "editor_description":
+            field.widget.attrs["rows"] = 3
+        return field
+
+    @admin.display(description="rows")
+    def rows_link(self, obj):
+        # A link, not the rows: a board of a thousand rows made this form
+        # 34,000 px tall. The rows list, filtered to the board, withholds and
+        # restores them.
+        url = reverse("admin:leaderboards_row_changelist")
+        query = urlencode({"leaderboard": obj.slug})
         return format_html(
-            '<table class="board-rows"><thead><tr><th>rank</th><th>model</th>'
-            "<th>paper date</th><th>state</th></tr></thead><tbody>{}</tbody></table>",
-            body,
+            '<a class="board-rows-link" href="{}?{}">{} row{}: open the rows list filtered '
+            'to this board</a> · <a href="{}">the public page</a>',
+            url,
+            query,
+            obj.row_count,
+            pluralize(obj.row_count),
+            obj.get_absolute_url(),
         )
 
     def history_entries(self, obj):
@@ -630,7 +706,7 @@ class MetricAdmin(ChosenByKey, DirectionChoices, CuratedAdmin):
         suggested_direction,
         shown_direction,
     ]
-    list_filter = [MetricDirectionFilter, "editor_direction"]
+    list_filter = [MetricNameFilter, MetricDirectionFilter, "editor_direction"]
     search_fields = ["name", "leaderboard__slug", "leaderboard__task__name"]
     list_select_related = ["leaderboard__task", "leaderboard__dataset"]
     autocomplete_fields = ["leaderboard"]
@@ -648,6 +724,7 @@ class MetricAdmin(ChosenByKey, DirectionChoices, CuratedAdmin):
     ]
     actions = [
         "accept_suggestions",
+        "reject_suggestions",
         _set_direction(Direction.HIGHER, "Set direction: higher is better"),
         _set_direction(Direction.LOWER, "Set direction: lower is better"),
         _set_direction(Direction.UNKNOWN, "Set direction: unknown (no best-so-far line)"),
@@ -656,6 +733,27 @@ class MetricAdmin(ChosenByKey, DirectionChoices, CuratedAdmin):
 
     def view_on_site(self, obj):
         return obj.leaderboard.get_absolute_url()
+
+    def get_urls(self):
+        queue = DirectionsQueue(self)
+
+        def view(method):
+            def checked(request):
+                if not self.has_change_permission(request):
+                    raise PermissionDenied
+                return method(request)
+
+            return self.admin_site.admin_view(checked)
+
+        return [
+            path("directions/", view(queue.queue_view), name="leaderboards_metric_directions"),
+            path(
+                "directions/decide/",
+                view(queue.decide_view),
+                name="leaderboards_metric_directions_decide",
+            ),
+            *super().get_urls(),
+        ]
 
     def key_value(self, metric):
         return MetricForm.key_value(metric)
@@ -678,6 +776,21 @@ class MetricAdmin(ChosenByKey, DirectionChoices, CuratedAdmin):
             raise decisions.Gone(self.gone_message(outcome.missing))
         # The history and the redirect name the metric stored now.
         obj.pk = (outcome.changed + outcome.unchanged)[0].pk
+
+    @admin.action(
+        description="Reject the suggestion: the direction is unknown", permissions=["change"]
+    )
+    def reject_suggestions(self, request, queryset):
+        # An editor's "unknown" takes the metric out of the directions queue;
+        # the reason says it was looked at, not forgotten.
+        outcome = decisions.set_direction(
+            self.chosen(request, queryset),
+            Direction.UNKNOWN,
+            request.user,
+            message="Rejected the suggested direction; left unknown",
+            undecided_only=True,
+        )
+        self.report(request, outcome, "left unknown by an editor")
 
     @admin.action(description="Accept the suggested direction", permissions=["change"])
     def accept_suggestions(self, request, queryset):
@@ -741,9 +854,10 @@ class WithholdForm(forms.Form):
 class RowAdmin(ChosenByKey, CuratedAdmin):
     noun = "rows"
     form = RowForm
-    list_display = ["rank", "model", "leaderboard", "paper_date", "withheld", "withheld_reason"]
+    list_display = ["rank", "model", "board", "paper_date", "state"]
     list_display_links = ["rank", "model"]
-    list_filter = ["withheld", "uses_additional_data"]
+    list_filter = [LeaderboardSlugFilter, "withheld", "uses_additional_data"]
+    list_per_page = 100
     search_fields = ["model", "paper_title", "leaderboard__slug"]
     list_select_related = ["leaderboard__task", "leaderboard__dataset"]
     autocomplete_fields = ["leaderboard", "paper"]
@@ -770,6 +884,21 @@ class RowAdmin(ChosenByKey, CuratedAdmin):
 
     def view_on_site(self, obj):
         return obj.leaderboard.get_absolute_url()
+
+    @admin.display(description="leaderboard", ordering="leaderboard__slug")
+    def board(self, row):
+        # The slug: what the filter takes, and shorter than "task on dataset".
+        return row.leaderboard.slug
+
+    @admin.display(description="state", ordering="withheld")
+    def state(self, row):
+        return f"withheld: {row.withheld_reason}" if row.withheld else "shown"
+
+    def get_list_display(self, request):
+        # Filtered to one board, every line would repeat its slug.
+        if request.GET.get(LeaderboardSlugFilter.parameter_name):
+            return [name for name in self.list_display if name != "board"]
+        return self.list_display
 
     def key_value(self, row):
         return RowForm.key_value(row)

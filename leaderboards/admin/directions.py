@@ -9,6 +9,10 @@ decision, or the file's, is a direction.
 import dataclasses
 import re
 
+from django.db.models import Count, Sum
+from django.db.models.functions import Coalesce
+
+from leaderboards import decisions
 from leaderboards.models import Direction
 
 # Checked in this order, first match wins: "Top-1 Error" is an error, though
@@ -109,3 +113,26 @@ def suggest_direction(name):
         if pattern.search(text):
             return Suggestion(direction.value, term)
     return None
+
+
+def queue():
+    """Metric names with no direction on some board, the most used first.
+
+    Each entry is {name, boards, rows}: the boards still without a direction
+    for it and their shown rows, which is what setting it would change.
+    """
+    return (
+        decisions.undecided_metrics()
+        .values("name")
+        .annotate(boards=Count("pk"), rows=Coalesce(Sum("leaderboard__row_count"), 0))
+        .order_by("-boards", "-rows", "name")
+    )
+
+
+def affected(name):
+    """{boards, rows} that deciding `name` on every board would change, now."""
+    return (
+        decisions.undecided_metrics()
+        .filter(name=name)
+        .aggregate(boards=Count("pk"), rows=Coalesce(Sum("leaderboard__row_count"), 0))
+    )
