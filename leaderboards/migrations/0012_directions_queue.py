@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leaderboards', '0010_task_tree_leaderboard_count'),
+        ('leaderboards', '0011_search_prefix'),
     ]
 
     operations = [
