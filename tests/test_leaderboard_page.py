@@ -16,7 +16,13 @@ def get(client, query=""):
 
 
 def models_in_order(html):
-    return [htmllib.unescape(name) for name in re.findall(r'<td class="model">(.*?)</td>', html)]
+    cells = re.findall(r'<td class="model"><span class="clamp"[^>]*>(.*?)</span></td>', html)
+    return [htmllib.unescape(name) for name in cells]
+
+
+def model_row(html, model):
+    start = html.index(f'<span class="clamp" title="{model}">{model}</span>')
+    return html[start : html.index("</tr>", start)]
 
 
 def ranks_in_order(html):
@@ -26,6 +32,11 @@ def ranks_in_order(html):
 def section(html, element_id):
     start = html.index(f'id="{element_id}"')
     return html[start : html.index("</section>", start)]
+
+
+def visible(html):
+    """The text a visitor reads: no tags, so no attribute (a tooltip) either."""
+    return " ".join(htmllib.unescape(re.sub(r"<[^>]*>", " ", html)).split())
 
 
 # Header and table ---------------------------------------------------------
@@ -53,19 +64,19 @@ def test_task_and_area_notes_show_where_present(load, seed_page, write_page, cli
 
 def test_rows_show_values_as_stored_and_blank_where_a_metric_is_missing(seeded, client):
     _, html = get(client)
-    mood = html[html.index('<td class="model">MOOD</td>') :]
-    mood = mood[: mood.index("</tr>")]
+    mood = model_row(html, "MOOD")
     # MOOD has no FPR95 (the first metric column) and AUROC "89.8", not "89.80".
-    assert re.search(r'<td class="num"></td><td class="num">89.8</td>', mood)
+    assert (
+        '<td class="num metric" data-label="FPR95"></td>'
+        '<td class="num metric" data-label="AUROC">89.8</td>'
+    ) in mood
 
 
 def test_verification_reads_as_samples_that_ran_and_is_absent_without_a_block(seeded, client):
     _, html = get(client)
     assert "14 of 20 code samples ran" in html
     assert "38 pointer-only (licence)" in html
-    cma = html[html.index('<td class="model">CMA(ViT-B/16, NegLabel)') :]
-    cma = cma[: cma.index("</tr>")]
-    assert "ran" not in cma
+    assert "ran" not in model_row(html, "CMA(ViT-B/16, NegLabel)")
 
 
 def test_code_link_count_shows_when_a_row_has_several(seeded, client):
@@ -99,7 +110,7 @@ def test_a_value_with_no_number_sorts_last(load, seed_page, write_page, client):
     models = models_in_order(html)
     assert models[0] == "LINe (ResNet50)"
     assert models.index("CMA(ViT-B/16, NegLabel)") > models.index("DOE")
-    assert '<td class="num">—</td>' in html  # still shown as written
+    assert 'data-label="AUROC">—</td>' in html  # still shown as written
 
 
 def test_sorting_by_date_and_model(seeded, client):
@@ -288,18 +299,62 @@ def test_provenance_panel(seeded, client):
     assert "1 row</dd>" in panel  # withheld as spam, by an editor
     assert re.search(r"FPR95</strong>: lower is better <span[^>]*>set by an editor", panel)
     assert re.search(r"AUROC</strong>: direction unknown", panel)
-    assert "<dt>Rows</dt><dd>21</dd>" in panel
+    assert '<dt title="counts.rows">Rows</dt><dd>21</dd>' in panel
+    text = visible(panel)
+    assert "Archive copy dated 28 Jul 2025 Rows up to 28 Jul 2025" in text
+    assert '<time datetime="2025-07-28">28 Jul 2025</time>' in panel
+    # The file's note on directions, in a visitor's words; the exact text is the tooltip.
+    assert "(the archive records no direction); unknown = not inferred, chart draws" in text
+    assert "null" not in text and "null = not inferred" in panel
 
 
 def test_verification_panel_gives_both_sample_totals_with_their_explanations(seeded, client):
     _, html = get(client)
     panel = section(html, "verification")
-    assert "2026-09-25T09:33:49+00:00" in panel
+    assert '<time datetime="2026-09-25T09:33:49+00:00">25 Sep 2026, 09:33 UTC</time>' in panel
     cells = re.findall(r'<td class="num">(\d+)</td>', panel)
     assert cells == ["15", "12", "15", "12", "82", "29", "111", "43", "130", "43", "173", "82"]
-    assert "each paper (arXiv id) counted once" in panel
-    assert "row-weighted: a paper behind several rows" in panel
+    text = visible(panel)
+    assert "Each paper once: each paper (arXiv id) counted once" in text
+    # Once, not "Row-weighted: row-weighted:", and the field it names in words.
+    assert (
+        "Once per row: A paper behind several rows is counted once per row; inflated "
+        "relative to the per-paper totals by design" in text
+    )
+    assert "The pointer-only count counts samples the site points at" in text
     assert "Snapshots" not in panel
+
+
+@pytest.mark.parametrize(
+    "field",
+    [
+        "n_pointer_only_licence",
+        "samples_row_weighted",
+        "samples_over_distinct_papers",
+        "rows_end_at",
+        "rows_with_graph_line",
+        "wilson95_lower",
+        "2026-09-25T09:33:49",
+        "null",
+    ],
+)
+def test_field_names_are_only_in_tooltips(seeded, client, field):
+    _, html = get(client)
+    start = html.index('<article class="leaderboard">')
+    # The chart's caption quotes the file's note on directions: the chart's own business.
+    page = html[start : html.index('id="chart"')] + html[html.index('id="results"') :]
+    assert field not in visible(page)
+
+
+def test_every_date_is_a_time_element_with_the_machine_value(seeded, client):
+    _, html = get(client)
+    start = html.index('<header class="board-header">')
+    header = html[start : html.index("</header>", start)]
+    assert "archive rows up to 28 Jul 2025" in visible(header)
+    assert '<time datetime="2025-07-28">28 Jul 2025</time>' in header
+    assert '<td class="date"><time datetime="2025-03-24">24 Mar 2025</time></td>' in html
+    since = section(html, "since-archive")
+    assert 'measured on <time datetime="2026-09-24">24 Sep 2026</time>' in since
 
 
 def test_verification_history_shows_when_there_are_two_snapshots(
@@ -314,7 +369,7 @@ def test_verification_history_shows_when_there_are_two_snapshots(
     _, html = get(client)
     panel = section(html, "verification")
     assert "Snapshots" in panel
-    assert "2026-10-01T00:00:00+00:00" in panel and "2026-09-25T09:33:49+00:00" in panel
+    assert "1 Oct 2026, 00:00 UTC" in visible(panel) and "25 Sep 2026, 09:33 UTC" in visible(panel)
     assert "131 of 174" in panel and "130 of 173" in panel
 
 
@@ -339,8 +394,9 @@ def test_since_archive_entries_are_a_table_by_columns(load, seed_page, write_pag
     load(write_page(seed_page))
     _, html = get(client)
     panel = section(html, "since-archive")
-    assert '<th scope="col">model</th><th scope="col">value</th><th scope="col">paper</th>' in panel
+    assert "Model Value Paper NewNet 97.10" in visible(panel)
     assert "<td>NewNet</td><td>97.10</td>" in panel
+    assert '<th scope="col" title="model">Model</th>' in panel  # the column's own name
     assert 'href="https://arxiv.org/abs/2601.00001"' in panel
     assert "&lt;b&gt;Odd&lt;/b&gt;" in panel and 'href="javascript' not in panel
 
