@@ -5,6 +5,7 @@ import pytest
 from django.urls import reverse
 
 from leaderboards.models import Metric
+from leaderboards.web.table import mostly_empty
 from tests.conftest import SEED_SLUG, scaled_page
 
 URL = reverse("leaderboards:leaderboard", args=[SEED_SLUG])
@@ -36,7 +37,8 @@ def section(html, element_id):
 
 def visible(html):
     """The text a visitor reads: no tags, so no attribute (a tooltip) either."""
-    return " ".join(htmllib.unescape(re.sub(r"<[^>]*>", " ", html)).split())
+    blocks = re.sub(r"</(?:td|th|dt|dd|p|li|h\d|div|tr|caption)>", " ", html)
+    return " ".join(htmllib.unescape(re.sub(r"<[^>]*>", "", blocks)).split())
 
 
 # Header and table ---------------------------------------------------------
@@ -422,11 +424,118 @@ def test_large_boards_paginate_and_keep_the_sort(load, seed_page, write_page, cl
     assert 'href="?sort=date&amp;page=2#results"' in html
 
 
+def pages_linked(html):
+    nav = html[html.index('<nav class="pagination"') :]
+    nav = nav[: nav.index("</nav>")]
+    return visible(re.sub(r'<span class="page-of">.*?</span>', "", nav))
+
+
+def test_pagination_numbers_pages_around_this_one_with_first_and_last(
+    load, seed_page, write_page, client
+):
+    load(write_page(scaled_page(seed_page, 1250)))  # 13 pages
+    _, html = get(client, "?page=7&model=%23&sort=date")
+    assert pages_linked(html) == "« First ‹ Previous 1 … 5 6 7 8 9 … 13 Next › Last »"
+    assert 'href="?page=1&amp;model=%23&amp;sort=date#results" rel="first"' in html
+    assert 'href="?page=13&amp;model=%23&amp;sort=date#results" rel="last"' in html
+    assert 'href="?page=7&amp;model=%23&amp;sort=date#results" aria-current="page"' in html
+    _, html = get(client, "?page=1")
+    # The first page has nothing before it: the steps are there, but not links.
+    assert pages_linked(html) == "« First ‹ Previous 1 2 3 … 13 Next › Last »"
+    assert 'rel="prev"' not in html and 'rel="first"' not in html
+
+
+# Folding mostly empty metric columns ---------------------------------------
+
+
+@pytest.fixture
+def wide_board(load, seed_page, write_page):
+    """The seed with two metrics few rows have: Params on 10 of 22 rows, GFLOPs on 3."""
+    seed_page["metrics"] += ["Params", "GFLOPs"]
+    seed_page["metric_direction"]["by_metric"].update(Params=None, GFLOPs=None)
+    for index, row in enumerate(seed_page["rows"]):
+        if index < 10:
+            row["metrics"]["Params"] = f"{index + 1}M"
+        if index < 3:
+            row["metrics"]["GFLOPs"] = f"{(index + 1) * 10}G"
+    ok, _, err = load(write_page(seed_page))
+    assert ok, err
+
+
+def metric_headers(html):
+    heads = re.findall(r'<th scope="col" class="num metric"[^>]*><a [^>]*>([^<]+)</a>', html)
+    return [name.strip() for name in heads]
+
+
+def test_mostly_empty_metrics_fold_behind_a_link_that_says_the_rule(wide_board, client):
+    _, html = get(client)
+    assert metric_headers(html) == ["FPR95", "AUROC"]
+    assert 'data-label="Params"' not in html
+    text = visible(section(html, "results"))
+    assert "Show 2 more metrics: Params (10 of 22 rows) · GFLOPs (3 of 22 rows)" in text
+    assert "Metrics with a value in fewer than half of the rows are folded." in text
+    assert 'class="unfold" href="?metrics=all#results"' in html
+    assert 'href="?metrics=GFLOPs#results"' in html
+
+
+@pytest.mark.parametrize(
+    ("query", "shown"),
+    [
+        ("?metrics=all", ["FPR95", "AUROC", "Params", "GFLOPs"]),
+        ("?metrics=GFLOPs", ["FPR95", "AUROC", "GFLOPs"]),
+        ("?metrics=Params&metrics=GFLOPs", ["FPR95", "AUROC", "Params", "GFLOPs"]),
+        ("?sort=GFLOPs", ["FPR95", "AUROC", "GFLOPs"]),  # sorted on, so shown
+        ("?metrics=AUROC", ["FPR95", "AUROC"]),
+        ("?metrics=nonsense&metrics=%00&metrics=", ["FPR95", "AUROC"]),
+        ("?metrics=ALL", ["FPR95", "AUROC"]),
+    ],
+)
+def test_the_metrics_parameter_opens_folded_columns_and_ignores_the_rest(
+    wide_board, client, query, shown
+):
+    response, html = get(client, query)
+    assert response.status_code == 200
+    assert metric_headers(html) == shown
+
+
+def test_an_opened_metric_shows_its_values_and_a_link_folds_it_again(wide_board, client):
+    _, html = get(client, "?metrics=GFLOPs&sort=model")
+    assert '<td class="num metric" data-label="GFLOPs">30G</td>' in html
+    assert "shown now: GFLOPs." in visible(html)
+    assert 'class="refold" href="?sort=model#results"' in html
+    # Opening the other keeps this one open and the sort.
+    assert 'href="?metrics=GFLOPs&amp;sort=model&amp;metrics=Params#results"' in html or (
+        'href="?sort=model&amp;metrics=GFLOPs&amp;metrics=Params#results"' in html
+    )
+    # Filtering keeps the columns: the form carries the parameter.
+    assert '<input type="hidden" name="metrics" value="GFLOPs">' in html
+
+
+def test_folding_changes_neither_the_page_file_nor_the_rows_shown(wide_board, client):
+    exported = client.get(URL + ".json").json()
+    assert exported["metrics"] == ["FPR95", "AUROC", "Params", "GFLOPs"]
+    assert exported["rows"][0]["metrics"]["GFLOPs"] == "10G"
+    _, html = get(client)
+    assert len(ranks_in_order(html)) == 22
+
+
+def test_a_board_whose_metrics_are_all_full_folds_nothing(seeded, client):
+    _, html = get(client)
+    assert 'class="folding"' not in html
+    assert metric_headers(html) == ["FPR95", "AUROC"]
+
+
+def test_the_folding_rule():
+    assert mostly_empty((5, 2, 3, 0), 6) == [1, 3]  # 3 of 6 is half: not fewer
+    assert mostly_empty((0, 0), 10) == [1]  # never the first, which the chart starts on
+    assert mostly_empty((), 0) == []
+
+
 def test_query_count_is_fixed_with_filters_and_does_not_grow_with_rows(
     load, seed_page, write_page, client, django_assert_num_queries
 ):
     load(write_page(seed_page))
-    query = "?ran=true&model=a&sort=AUROC&chart=AUROC"
+    query = "?ran=true&model=a&sort=AUROC&chart=AUROC&metrics=all&page=1"
     with django_assert_num_queries(10):
         client.get(URL + query)
     big = scaled_page(seed_page, 2000)
