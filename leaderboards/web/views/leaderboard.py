@@ -69,14 +69,14 @@ def _query(request, **changes):
 class FoldLink:
     label: str
     href: str
-    rows: int | None = None  # rows with a value, for a single metric's link
+    rows: int  # rows with a value for the metric
 
 
 def _fold_links(request, metrics, folding):
     """Links that open each folded metric, or all of them, and the one that folds them again.
 
-    They keep every other parameter (page apart: the columns change, not the
-    rows) and the metrics already opened, so opening is one step at a time.
+    They keep every other parameter, the page too (the columns change, not the
+    rows), and the metrics already opened, so opening is one step at a time.
     """
     names = [metric.name for metric in metrics]
     asked = [name for name in request.GET.getlist("metrics") if name in names]
