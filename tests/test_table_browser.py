@@ -224,9 +224,10 @@ def test_header_rank_and_model_stay_in_view_while_the_table_scrolls_both_ways(
     tab.mouse.move(640, 600)
     tab.mouse.wheel(0, 2500)  # a visitor scrolling down through the rows
     tab.mouse.wheel(900, 0)  # and across to the last columns
-    tab.wait_for_timeout(300)
-    scrolled = wrap.evaluate("el => [el.scrollTop, el.scrollLeft]")
-    assert scrolled[0] > 1000 and scrolled[1] > 300, scrolled
+    # Wheel events land asynchronously, later still on a busy machine: wait for both.
+    tab.wait_for_function(
+        "el => el.scrollTop > 1000 && el.scrollLeft > 300", arg=wrap.element_handle()
+    )
     header = tab.locator("table.results thead th.model")
     assert inside_viewport(header.bounding_box(), DESKTOP)
     assert covering(tab, header) and covering(tab, tab.locator("table.results thead th.rank"))
