@@ -39,7 +39,7 @@ def test_an_ogb_board_says_code_not_checked(imported, live_server, tab, screensh
     tab.goto(live_server.url + "/sota/node-property-prediction-on-ogbn-products")
     figures = tab.locator(".key-figures").inner_text()
     assert "code not checked" in figures
-    assert "rows end at 2021-" in figures
+    assert "archive rows up to 17 Jun 2021" in figures
     assert "Code not checked" in tab.locator("#verification").inner_text()
     assert "Read at" not in tab.locator("body").inner_text()
     snapshot = tab.locator("#provenance dd").nth(1).inner_text()

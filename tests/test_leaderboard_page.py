@@ -5,6 +5,7 @@ import pytest
 from django.urls import reverse
 
 from leaderboards.models import Metric
+from leaderboards.web.table import mostly_empty
 from tests.conftest import SEED_SLUG, scaled_page
 
 URL = reverse("leaderboards:leaderboard", args=[SEED_SLUG])
@@ -16,7 +17,13 @@ def get(client, query=""):
 
 
 def models_in_order(html):
-    return [htmllib.unescape(name) for name in re.findall(r'<td class="model">(.*?)</td>', html)]
+    cells = re.findall(r'<td class="model"><span class="clamp"[^>]*>(.*?)</span></td>', html)
+    return [htmllib.unescape(name) for name in cells]
+
+
+def model_row(html, model):
+    start = html.index(f'<span class="clamp" title="{model}">{model}</span>')
+    return html[start : html.index("</tr>", start)]
 
 
 def ranks_in_order(html):
@@ -26,6 +33,12 @@ def ranks_in_order(html):
 def section(html, element_id):
     start = html.index(f'id="{element_id}"')
     return html[start : html.index("</section>", start)]
+
+
+def visible(html):
+    """The text a visitor reads: no tags, so no attribute (a tooltip) either."""
+    blocks = re.sub(r"</(?:td|th|dt|dd|p|li|h\d|div|tr|caption)>", " ", html)
+    return " ".join(htmllib.unescape(re.sub(r"<[^>]*>", "", blocks)).split())
 
 
 # Header and table ---------------------------------------------------------
@@ -53,19 +66,19 @@ def test_task_and_area_notes_show_where_present(load, seed_page, write_page, cli
 
 def test_rows_show_values_as_stored_and_blank_where_a_metric_is_missing(seeded, client):
     _, html = get(client)
-    mood = html[html.index('<td class="model">MOOD</td>') :]
-    mood = mood[: mood.index("</tr>")]
+    mood = model_row(html, "MOOD")
     # MOOD has no FPR95 (the first metric column) and AUROC "89.8", not "89.80".
-    assert re.search(r'<td class="num"></td><td class="num">89.8</td>', mood)
+    assert (
+        '<td class="num metric" data-label="FPR95"></td>'
+        '<td class="num metric" data-label="AUROC">89.8</td>'
+    ) in mood
 
 
 def test_verification_reads_as_samples_that_ran_and_is_absent_without_a_block(seeded, client):
     _, html = get(client)
     assert "14 of 20 code samples ran" in html
     assert "38 pointer-only (licence)" in html
-    cma = html[html.index('<td class="model">CMA(ViT-B/16, NegLabel)') :]
-    cma = cma[: cma.index("</tr>")]
-    assert "ran" not in cma
+    assert "ran" not in model_row(html, "CMA(ViT-B/16, NegLabel)")
 
 
 def test_code_link_count_shows_when_a_row_has_several(seeded, client):
@@ -99,7 +112,7 @@ def test_a_value_with_no_number_sorts_last(load, seed_page, write_page, client):
     models = models_in_order(html)
     assert models[0] == "LINe (ResNet50)"
     assert models.index("CMA(ViT-B/16, NegLabel)") > models.index("DOE")
-    assert '<td class="num">—</td>' in html  # still shown as written
+    assert 'data-label="AUROC">—</td>' in html  # still shown as written
 
 
 def test_sorting_by_date_and_model(seeded, client):
@@ -291,18 +304,62 @@ def test_provenance_panel(seeded, client):
     assert "1 row</dd>" in panel  # withheld as spam, by an editor
     assert re.search(r"FPR95</strong>: lower is better <span[^>]*>set by an editor", panel)
     assert re.search(r"AUROC</strong>: direction unknown", panel)
-    assert "<dt>Rows</dt><dd>21</dd>" in panel
+    assert '<dt title="counts.rows">Rows</dt><dd>21</dd>' in panel
+    text = visible(panel)
+    assert "Archive copy dated 28 Jul 2025 Rows up to 28 Jul 2025" in text
+    assert '<time datetime="2025-07-28">28 Jul 2025</time>' in panel
+    # The file's note on directions, in a visitor's words; the exact text is the tooltip.
+    assert "(the archive records no direction); unknown = not inferred, chart draws" in text
+    assert "null" not in text and "null = not inferred" in panel
 
 
 def test_verification_panel_gives_both_sample_totals_with_their_explanations(seeded, client):
     _, html = get(client)
     panel = section(html, "verification")
-    assert "2026-09-25T09:33:49+00:00" in panel
+    assert '<time datetime="2026-09-25T09:33:49+00:00">25 Sep 2026, 09:33 UTC</time>' in panel
     cells = re.findall(r'<td class="num">(\d+)</td>', panel)
     assert cells == ["15", "12", "15", "12", "82", "29", "111", "43", "130", "43", "173", "82"]
-    assert "each paper (arXiv id) counted once" in panel
-    assert "row-weighted: a paper behind several rows" in panel
+    text = visible(panel)
+    assert "Each paper once: each paper (arXiv id) counted once" in text
+    # Once, not "Row-weighted: row-weighted:", and the field it names in words.
+    assert (
+        "Once per row: A paper behind several rows is counted once per row; inflated "
+        "relative to the per-paper totals by design" in text
+    )
+    assert "The pointer-only count counts samples the site points at" in text
     assert "Snapshots" not in panel
+
+
+@pytest.mark.parametrize(
+    "field",
+    [
+        "n_pointer_only_licence",
+        "samples_row_weighted",
+        "samples_over_distinct_papers",
+        "rows_end_at",
+        "rows_with_graph_line",
+        "wilson95_lower",
+        "2026-09-25T09:33:49",
+        "null",
+    ],
+)
+def test_field_names_are_only_in_tooltips(seeded, client, field):
+    _, html = get(client)
+    start = html.index('<article class="leaderboard">')
+    # The chart's caption quotes the file's note on directions: the chart's own business.
+    page = html[start : html.index('id="chart"')] + html[html.index('id="results"') :]
+    assert field not in visible(page)
+
+
+def test_every_date_is_a_time_element_with_the_machine_value(seeded, client):
+    _, html = get(client)
+    start = html.index('<header class="board-header">')
+    header = html[start : html.index("</header>", start)]
+    assert "archive rows up to 28 Jul 2025" in visible(header)
+    assert '<time datetime="2025-07-28">28 Jul 2025</time>' in header
+    assert '<td class="date"><time datetime="2025-03-24">24 Mar 2025</time></td>' in html
+    since = section(html, "since-archive")
+    assert 'measured on <time datetime="2026-09-24">24 Sep 2026</time>' in since
 
 
 def test_verification_history_shows_when_there_are_two_snapshots(
@@ -317,7 +374,7 @@ def test_verification_history_shows_when_there_are_two_snapshots(
     _, html = get(client)
     panel = section(html, "verification")
     assert "Snapshots" in panel
-    assert "2026-10-01T00:00:00+00:00" in panel and "2026-09-25T09:33:49+00:00" in panel
+    assert "1 Oct 2026, 00:00 UTC" in visible(panel) and "25 Sep 2026, 09:33 UTC" in visible(panel)
     assert "131 of 174" in panel and "130 of 173" in panel
 
 
@@ -342,8 +399,9 @@ def test_since_archive_entries_are_a_table_by_columns(load, seed_page, write_pag
     load(write_page(seed_page))
     _, html = get(client)
     panel = section(html, "since-archive")
-    assert '<th scope="col">model</th><th scope="col">value</th><th scope="col">paper</th>' in panel
+    assert "Model Value Paper NewNet 97.10" in visible(panel)
     assert "<td>NewNet</td><td>97.10</td>" in panel
+    assert '<th scope="col" title="model">Model</th>' in panel  # the column's own name
     assert 'href="https://arxiv.org/abs/2601.00001"' in panel
     assert "&lt;b&gt;Odd&lt;/b&gt;" in panel and 'href="javascript' not in panel
 
@@ -369,11 +427,118 @@ def test_large_boards_paginate_and_keep_the_sort(load, seed_page, write_page, cl
     assert 'href="?sort=date&amp;page=2#results"' in html
 
 
+def pages_linked(html):
+    nav = html[html.index('<nav class="pagination"') :]
+    nav = nav[: nav.index("</nav>")]
+    return visible(re.sub(r'<span class="page-of">.*?</span>', "", nav))
+
+
+def test_pagination_numbers_pages_around_this_one_with_first_and_last(
+    load, seed_page, write_page, client
+):
+    load(write_page(scaled_page(seed_page, 1250)))  # 13 pages
+    _, html = get(client, "?page=7&model=%23&sort=date")
+    assert pages_linked(html) == "« First ‹ Previous 1 … 5 6 7 8 9 … 13 Next › Last »"
+    assert 'href="?page=1&amp;model=%23&amp;sort=date#results" rel="first"' in html
+    assert 'href="?page=13&amp;model=%23&amp;sort=date#results" rel="last"' in html
+    assert 'href="?page=7&amp;model=%23&amp;sort=date#results" aria-current="page"' in html
+    _, html = get(client, "?page=1")
+    # The first page has nothing before it: the steps are there, but not links.
+    assert pages_linked(html) == "« First ‹ Previous 1 2 3 … 13 Next › Last »"
+    assert 'rel="prev"' not in html and 'rel="first"' not in html
+
+
+# Folding mostly empty metric columns ---------------------------------------
+
+
+@pytest.fixture
+def wide_board(load, seed_page, write_page):
+    """The seed with two metrics few rows have: Params on 10 of 22 rows, GFLOPs on 3."""
+    seed_page["metrics"] += ["Params", "GFLOPs"]
+    seed_page["metric_direction"]["by_metric"].update(Params=None, GFLOPs=None)
+    for index, row in enumerate(seed_page["rows"]):
+        if index < 10:
+            row["metrics"]["Params"] = f"{index + 1}M"
+        if index < 3:
+            row["metrics"]["GFLOPs"] = f"{(index + 1) * 10}G"
+    ok, _, err = load(write_page(seed_page))
+    assert ok, err
+
+
+def metric_headers(html):
+    heads = re.findall(r'<th scope="col" class="num metric"[^>]*><a [^>]*>([^<]+)</a>', html)
+    return [name.strip() for name in heads]
+
+
+def test_mostly_empty_metrics_fold_behind_a_link_that_says_the_rule(wide_board, client):
+    _, html = get(client)
+    assert metric_headers(html) == ["FPR95", "AUROC"]
+    assert 'data-label="Params"' not in html
+    text = visible(section(html, "results"))
+    assert "Show 2 more metrics: Params (10 of 22 rows) · GFLOPs (3 of 22 rows)" in text
+    assert "Metrics with a value in fewer than half of the rows are folded." in text
+    assert 'class="unfold" href="?metrics=all#results"' in html
+    assert 'href="?metrics=GFLOPs#results"' in html
+
+
+@pytest.mark.parametrize(
+    ("query", "shown"),
+    [
+        ("?metrics=all", ["FPR95", "AUROC", "Params", "GFLOPs"]),
+        ("?metrics=GFLOPs", ["FPR95", "AUROC", "GFLOPs"]),
+        ("?metrics=Params&metrics=GFLOPs", ["FPR95", "AUROC", "Params", "GFLOPs"]),
+        ("?sort=GFLOPs", ["FPR95", "AUROC", "GFLOPs"]),  # sorted on, so shown
+        ("?metrics=AUROC", ["FPR95", "AUROC"]),
+        ("?metrics=nonsense&metrics=%00&metrics=", ["FPR95", "AUROC"]),
+        ("?metrics=ALL", ["FPR95", "AUROC"]),
+    ],
+)
+def test_the_metrics_parameter_opens_folded_columns_and_ignores_the_rest(
+    wide_board, client, query, shown
+):
+    response, html = get(client, query)
+    assert response.status_code == 200
+    assert metric_headers(html) == shown
+
+
+def test_an_opened_metric_shows_its_values_and_a_link_folds_it_again(wide_board, client):
+    _, html = get(client, "?metrics=GFLOPs&sort=model")
+    assert '<td class="num metric" data-label="GFLOPs">30G</td>' in html
+    assert "shown now: GFLOPs." in visible(html)
+    assert 'class="refold" href="?sort=model#results"' in html
+    # Opening the other keeps this one open and the sort.
+    assert 'href="?metrics=GFLOPs&amp;sort=model&amp;metrics=Params#results"' in html or (
+        'href="?sort=model&amp;metrics=GFLOPs&amp;metrics=Params#results"' in html
+    )
+    # Filtering keeps the columns: the form carries the parameter.
+    assert '<input type="hidden" name="metrics" value="GFLOPs">' in html
+
+
+def test_folding_changes_neither_the_page_file_nor_the_rows_shown(wide_board, client):
+    exported = client.get(URL + ".json").json()
+    assert exported["metrics"] == ["FPR95", "AUROC", "Params", "GFLOPs"]
+    assert exported["rows"][0]["metrics"]["GFLOPs"] == "10G"
+    _, html = get(client)
+    assert len(ranks_in_order(html)) == 22
+
+
+def test_a_board_whose_metrics_are_all_full_folds_nothing(seeded, client):
+    _, html = get(client)
+    assert 'class="folding"' not in html
+    assert metric_headers(html) == ["FPR95", "AUROC"]
+
+
+def test_the_folding_rule():
+    assert mostly_empty((5, 2, 3, 0), 6) == [1, 3]  # 3 of 6 is half: not fewer
+    assert mostly_empty((0, 0), 10) == [1]  # never the first, which the chart starts on
+    assert mostly_empty((), 0) == []
+
+
 def test_query_count_is_fixed_with_filters_and_does_not_grow_with_rows(
     load, seed_page, write_page, client, django_assert_num_queries
 ):
     load(write_page(seed_page))
-    query = "?ran=true&model=a&sort=AUROC&chart=AUROC"
+    query = "?ran=true&model=a&sort=AUROC&chart=AUROC&metrics=all&page=1"
     with django_assert_num_queries(10):
         client.get(URL + query)
     big = scaled_page(seed_page, 2000)

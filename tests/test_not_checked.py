@@ -50,14 +50,14 @@ def test_rows_end_at_the_newest_rows_date_not_the_snapshot(ogb, client):
     newest = max(ogb.rows.exclude(paper_date=None).values_list("paper_date", flat=True))
     assert ogb.source["rows_end_at"] == newest.isoformat() < "2022"
     html = client.get(ogb.get_absolute_url()).content.decode()
-    assert f"rows end at <strong>{newest.isoformat()}</strong>" in html
+    assert f'archive rows up to <strong><time datetime="{newest.isoformat()}">' in html
 
 
 def test_an_unknown_snapshot_is_said_to_be_unknown(db, client):
     call_command("import_pwc", str(OGB), stdout=io.StringIO())
     board = Leaderboard.objects.get(slug=PRODUCTS)
     html = unescape(client.get(board.get_absolute_url()).content.decode())
-    assert "Snapshot</dt><dd>unknown: the archive copy's date was not recorded" in html
+    assert "Archive copy dated</dt><dd>unknown: the archive copy's date was not recorded" in html
 
 
 def test_an_unchecked_page_file_exports_byte_for_byte(load, seed_page, write_page, client):

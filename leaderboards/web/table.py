@@ -1,10 +1,10 @@
-"""The results table of a leaderboard page: its columns and how each one sorts.
+"""The results table of a leaderboard page: its columns, how each one sorts, which fold.
 
 Sorting re-orders the view only (SPEC 1.2): every row keeps its archive rank,
 and a row with nothing to sort by (no number, no date) goes last either way.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from leaderboards.web.chart import Point
 
@@ -16,6 +16,7 @@ class TableRow:
     row: object
     cells: list  # one MetricValue or None per metric, in the page's metric order
     verification: object  # RowVerification of the newest snapshot, or None
+    shown: list = field(default_factory=list)  # (metric name, value) for the shown metric columns
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,3 +119,69 @@ def chart_points(items, index):
             )
         )
     return points
+
+
+# `?metrics=all` opens every folded metric; `?metrics=<name>` (repeatable) opens one.
+OPEN_ALL = "all"
+
+
+@dataclass(frozen=True, slots=True)
+class Folding:
+    """Which metric columns the table shows.
+
+    A metric is mostly empty when fewer than half of the board's rows have a
+    value for it (ImageNet's "Hardware Burden": 7 of 951). Such columns are
+    folded unless the query string opens them, and the board's first metric,
+    the one the chart starts on, is never folded. The rule reads the whole
+    board, not the filtered rows, so a filter never moves columns about.
+    """
+
+    shown: tuple  # metric indexes shown as columns, in the page's order
+    folded: tuple  # mostly empty and not opened
+    opened: tuple  # mostly empty and opened by the query string or the sort
+    counts: tuple  # rows with a value, per metric
+
+    @property
+    def any_folded(self):
+        return bool(self.folded)
+
+
+def _has_value(cell):
+    return cell is not None and cell.raw is not None and cell.raw.strip() != ""
+
+
+def value_counts(items, n_metrics):
+    """How many rows have a non-blank value for each metric."""
+    counts = [0] * n_metrics
+    for item in items:
+        for index, cell in enumerate(item.cells):
+            if _has_value(cell):
+                counts[index] += 1
+    return tuple(counts)
+
+
+def mostly_empty(counts, n_rows):
+    """Indexes of the metrics with a value in fewer than half of the rows; never the first."""
+    return [index for index, count in enumerate(counts) if index > 0 and count * 2 < n_rows]
+
+
+def fold(items, metrics, params, sort_index):
+    """The Folding for `items` (every shown row of the board) and the query string.
+
+    `metrics` values that are neither "all" nor a metric's name are ignored,
+    as is anything else a query string can carry.
+    """
+    counts = value_counts(items, len(metrics))
+    empty = mostly_empty(counts, len(items))
+    asked = set(params.getlist("metrics"))
+    names = [metric.name for metric in metrics]
+    opened = {index for index in empty if OPEN_ALL in asked or names[index] in asked}
+    if sort_index is not None and sort_index in empty:
+        opened.add(sort_index)  # a column sorted on is one the visitor wants to see
+    folded = tuple(index for index in empty if index not in opened)
+    return Folding(
+        shown=tuple(index for index in range(len(metrics)) if index not in folded),
+        folded=folded,
+        opened=tuple(sorted(opened)),
+        counts=counts,
+    )

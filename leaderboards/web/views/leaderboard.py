@@ -24,8 +24,10 @@ from leaderboards.web.table import (
     ASC,
     DESC,
     FIXED_COLUMNS,
+    OPEN_ALL,
     TableRow,
     chart_points,
+    fold,
     metric_order,
     resolve_sort,
     sort_rows,
@@ -51,14 +53,42 @@ def _page_data(slug, **options):
 
 
 def _query(request, **changes):
-    """The current query string with `changes` applied (None drops a key)."""
+    """The current query string with `changes` applied (None drops a key, a list repeats it)."""
     params = request.GET.copy()
     for name, value in changes.items():
         params.pop(name, None)
-        if value is not None:
+        if isinstance(value, list):
+            params.setlist(name, value)
+        elif value is not None:
             params[name] = value
     encoded = params.urlencode()
     return f"?{encoded}" if encoded else "?"
+
+
+@dataclass(slots=True)
+class FoldLink:
+    label: str
+    href: str
+    rows: int  # rows with a value for the metric
+
+
+def _fold_links(request, metrics, folding):
+    """Links that open each folded metric, or all of them, and the one that folds them again.
+
+    They keep every other parameter, the page too (the columns change, not the
+    rows), and the metrics already opened, so opening is one step at a time.
+    """
+    names = [metric.name for metric in metrics]
+    asked = [name for name in request.GET.getlist("metrics") if name in names]
+    opening = []
+    for index in folding.folded:
+        name = names[index]
+        href = _query(request, metrics=[*asked, name])
+        opening.append(FoldLink(name, href, folding.counts[index]))
+    everything = _query(request, metrics=[OPEN_ALL]) if len(folding.folded) > 1 else None
+    opened_by_query = OPEN_ALL in request.GET.getlist("metrics") or asked
+    refold = _query(request, metrics=None) if folding.opened and opened_by_query else None
+    return opening, everything, refold
 
 
 def _headers(request, metrics, sorted_key, sorted_order):
@@ -140,6 +170,11 @@ def leaderboard_detail(request, slug):
     ordered = sort_rows(items, sort_key, sort_index, sort_order)
     page_obj = Paginator(ordered, ROWS_PER_PAGE).get_page(request.GET.get("page"))
     fixed, by_metric = _headers(request, data.metrics, sort_key, sort_order)
+    folding = fold(everything, data.metrics, request.GET, sort_index)
+    names = [metric.name for metric in data.metrics]
+    for item in page_obj.object_list:
+        item.shown = [(names[index], item.cells[index]) for index in folding.shown]
+    fold_links, open_all_href, refold_href = _fold_links(request, data.metrics, folding)
 
     chart_metric, chart = _chart(request.GET.get("chart"), data.metrics, items)
     chart_links = [(metric, _query(request, chart=metric.name)) for metric in data.metrics]
@@ -150,8 +185,9 @@ def leaderboard_detail(request, slug):
     if entries is None:
         since = None
     history = _history(board)
-    # The filter form and "clear filters" keep how the table is sorted and charted.
+    # The filter form and "clear filters" keep how the table is sorted, charted and folded.
     kept = [(name, request.GET[name]) for name in ("sort", "order", "chart") if name in request.GET]
+    kept += [("metrics", name) for name in request.GET.getlist("metrics")]
     return render(
         request,
         "leaderboards/leaderboard_detail.html",
@@ -165,7 +201,13 @@ def leaderboard_detail(request, slug):
             "total_count": len(everything),
             "page_obj": page_obj,
             "fixed": fixed,
-            "metric_headers": by_metric,
+            "metric_headers": [by_metric[index] for index in folding.shown],
+            "folding": folding,
+            "fold_links": fold_links,
+            "open_all_href": open_all_href,
+            "refold_href": refold_href,
+            "opened_names": [names[index] for index in folding.opened],
+            "checked": data.snapshot is not None,
             "sort_key": sort_key,
             "chart": chart,
             "chart_metric": chart_metric,

@@ -1,0 +1,99 @@
+"""Visitors' words for what the page files say in fields' names, and dates as people write them.
+
+A page file's notes and claims are prose written beside its data, and they name
+the data's fields (`n_pointer_only_licence counts samples ...`). The page shows
+that prose with each known field name put as a visitor would say it; the exact
+text stays in a tooltip and in the JSON export.
+"""
+
+import datetime
+import re
+
+from django.utils import dateformat
+
+# Field names as the page says them, wherever a file's prose names them.
+FIELD_WORDS = {
+    "n_pointer_only_licence": "the pointer-only count",
+    "n_ran": "the number that ran",
+    "n_unverified": "the number unverified",
+    "n_samples": "the number of samples",
+    "samples_over_distinct_papers": "the per-paper totals",
+    "samples_row_weighted": "the per-row totals",
+    "rows_with_graph_line": "the rows Syntology checked",
+    "rows_with_any_sample_ran": "the rows with a code sample that ran",
+    "rows_end_at": "the date the archive's rows end",
+    "wilson95_lower": "the Wilson lower bound",
+    "syntology blocks": "verification figures",
+    # In a direction note: what the file wrote as null, the page shows as "direction unknown".
+    "null": "unknown",
+}
+
+_FIELDS = re.compile(r"\b(" + "|".join(map(re.escape, FIELD_WORDS)) + r")\b")
+_SENTENCE_END = re.compile(r"(?:^|[.!?]\s+)$")
+
+
+def plain(text):
+    """`text` with every known field name in visitors' words; other text untouched."""
+    if not isinstance(text, str):
+        return text
+
+    def words_for(match):
+        said = FIELD_WORDS[match.group(1)]
+        starts_sentence = _SENTENCE_END.search(text[: match.start()]) is not None
+        return said[:1].upper() + said[1:] if starts_sentence else said
+
+    return _FIELDS.sub(words_for, text)
+
+
+def field_label(name):
+    """A column named by a field ("paper_date") as a heading reads ("Paper date")."""
+    if not isinstance(name, str):
+        return name
+    spaced = name.replace("_", " ").strip()
+    return spaced[:1].upper() + spaced[1:]
+
+
+def without_echo(note, *labels):
+    """A note without a leading "label:" that repeats the label the page puts before it.
+
+    The seed's per-row note starts "row-weighted: ...", under a label that says so already.
+    """
+    if not isinstance(note, str):
+        return note
+    stripped = note.lstrip()
+    for label in labels:
+        head = f"{label}:"
+        if stripped[: len(head)].casefold() == head.casefold():
+            rest = stripped[len(head) :].lstrip()
+            return rest[:1].upper() + rest[1:]
+    return note
+
+
+def when(value):
+    """(machine value, human form) of a date or timestamp, or None when it is neither.
+
+    A date reads "12 Mar 2021"; a timestamp "25 Sep 2026, 09:33 UTC", in UTC
+    whatever zone it was written in. Strings are read as ISO 8601, the page
+    format's only way of writing them; the machine value is then the string
+    itself, so the page's `<time datetime>` is exactly what the file says.
+    """
+    machine = value
+    if isinstance(value, str):
+        try:
+            value = (
+                datetime.date.fromisoformat(value)
+                if len(value) == 10
+                else datetime.datetime.fromisoformat(value)
+            )
+        except ValueError:
+            return None
+    elif isinstance(value, datetime.date):
+        machine = value.isoformat()
+    else:
+        return None
+    if isinstance(value, datetime.datetime):
+        if value.tzinfo is None:
+            return machine, dateformat.format(value, "j M Y, H:i")
+        value = value.astimezone(datetime.UTC)
+        return machine, dateformat.format(value, "j M Y, H:i") + " UTC"
+    return machine, dateformat.format(value, "j M Y")
