@@ -9,8 +9,9 @@ a millisecond. A thread of the same process answers it meanwhile; the GIL is
 handed over every 5 ms, so a cached page waits a fraction of a second, not
 the slow requests' whole time. Eight threads, not four: a worker that took
 four slow requests had no thread left, and a visitor whose kept-alive
-connection was on that worker waited as long as with sync workers (measured
-with bench/serve.py --huge-rows: 36 s with four threads, 0.1 to 1 s with
+connection was on that worker waited as long as with sync workers (a kept-alive
+connection asking for the seed page while four 30,000-row renders ran, on a
+busy machine: 34 s with sync workers, 36 s with four threads, 0.1 to 1 s with
 eight).
 
 A worker that stops answering its master for `timeout` seconds is killed and
