@@ -37,7 +37,7 @@ run: $(STAMP)
 	$(PY) manage.py loaddata fixtures/areas.json
 	$(PY) manage.py load_seeds
 	$(PY) manage.py collectstatic --noinput --verbosity 0
-	$(VENV)/bin/gunicorn sotasite.wsgi --bind 127.0.0.1:8000 --workers 2 --access-logfile -
+	$(VENV)/bin/gunicorn sotasite.wsgi --config gunicorn.conf.py --bind 127.0.0.1:8000 --access-logfile -
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -34,6 +34,9 @@ DATASETTE_VENV = BENCH / ".venv-datasette"
 # The 2,000-row board is the seed page with its rows repeated, each under its own
 # paper, so that paper pages elsewhere in the benchmark keep their usual size.
 BIG_SLUG = "out-of-distribution-detection-on-bench-large"
+# A board far past any real one (serve.py --slow-rows): its uncached page is the
+# slow request other visitors must not wait behind.
+HUGE_SLUG = "out-of-distribution-detection-on-bench-huge"
 
 # Words for the two searches: one that matches a large share of the generated
 # archive, one that matches a single model of the seed page.
@@ -55,7 +58,7 @@ def seed_page():
     return json.loads(SEED_FILE.read_text(encoding="utf-8"))
 
 
-def big_page(rows, read_at="2026-06-01T00:00:00+00:00"):
+def big_page(rows, read_at="2026-06-01T00:00:00+00:00", slug=BIG_SLUG):
     """The seed page grown to `rows` rows on a board of its own, figures kept true.
 
     A later `read_at` makes a re-load replace the board (the smoke test grows it).
@@ -65,14 +68,15 @@ def big_page(rows, read_at="2026-06-01T00:00:00+00:00"):
 
     page = seed_page()
     base = page["rows"]
-    page["url"] = f"/sota/{BIG_SLUG}"
-    page["dataset"] = {"name": "Bench Large", "url": "/dataset/bench-large"}
+    page["url"] = f"/sota/{slug}"
+    name = slug.rsplit("-on-", 1)[1]
+    page["dataset"] = {"name": name.replace("-", " ").title(), "url": f"/dataset/{name}"}
     page["rows"] = []
     for index in range(rows):
         row = copy.deepcopy(base[index % len(base)])
         row["rank_in_archive_order"] = index + 1
         row["model"] = f"{row['model']} #{index}"
-        row["paper"] = f"/paper/bench-large-paper-{index}"
+        row["paper"] = f"/paper/{name}-paper-{index}"
         row["paper_url"] = f"https://arxiv.org/abs/2599.{index:05d}"
         row["paper_title"] = f"{row['paper_title']} (copy {index})"
         page["rows"].append(row)
@@ -190,8 +194,48 @@ def manage_timed(*args, env, quiet=True):
     return elapsed, cpu, result.stdout
 
 
-def database_env(db_path):
-    return {**os.environ, "DATABASE_URL": f"sqlite:///{db_path}"}
+def database_url(db):
+    """A PostgreSQL URL as it is, a path as the SQLite file's URL."""
+    db = str(db)
+    return db if db.startswith(("postgres://", "postgresql://")) else f"sqlite:///{db}"
+
+
+def is_postgresql(db):
+    return database_url(db).startswith("postgres")
+
+
+def database_env(db):
+    return {**os.environ, "DATABASE_URL": database_url(db)}
+
+
+def fresh_database(db):
+    """An empty database at `db`: the SQLite file removed, or the PostgreSQL database re-made."""
+    if not is_postgresql(db):
+        db = Path(db)
+        for stale in db.parent.glob(db.name + "*"):
+            stale.unlink()
+        return
+    import psycopg
+
+    url = database_url(db).replace("postgres://", "postgresql://", 1)
+    base, name = url.rsplit("/", 1)
+    with psycopg.connect(base + "/postgres", autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{name}"')
+
+
+def query_one(db, sql, params=()):
+    """The first column of the first row of one query, on either database (%s placeholders)."""
+    if is_postgresql(db):
+        import psycopg
+
+        url = database_url(db).replace("postgres://", "postgresql://", 1)
+        with psycopg.connect(url) as connection:
+            return connection.execute(sql, params).fetchone()[0]
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(db)) as connection:
+        return connection.execute(sql.replace("%s", "?"), params).fetchone()[0]
 
 
 def production_env(db_path):
@@ -211,14 +255,13 @@ def log(message):
     print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
-def build_site(db_path, boards, seed="1", big_rows=2000):
-    """A fresh SQLite database with seeds/, `boards` generated pages and the big board.
+def build_site(db_path, boards, seed="1", big_rows=2000, huge_rows=0):
+    """A fresh database (a SQLite path or a PostgreSQL URL) with seeds/, `boards`
+    generated pages and the big board.
 
     Returns the seconds each step took.
     """
-    db_path = Path(db_path)
-    for stale in db_path.parent.glob(db_path.name + "*"):
-        stale.unlink()
+    fresh_database(db_path)
     env = database_env(db_path)
     timings = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -230,6 +273,10 @@ def build_site(db_path, boards, seed="1", big_rows=2000):
         big = Path(tmp) / "big" / f"{BIG_SLUG}.json"
         big.parent.mkdir()
         big.write_text(json.dumps(big_page(big_rows), ensure_ascii=False), encoding="utf-8")
+        if huge_rows:
+            page = big_page(huge_rows, slug=HUGE_SLUG)
+            huge = big.parent / f"{HUGE_SLUG}.json"
+            huge.write_text(json.dumps(page, ensure_ascii=False), encoding="utf-8")
         log("migrating")
         manage("migrate", "--noinput", "--verbosity", "0", env=env)
         manage("loaddata", "fixtures/areas.json", "--verbosity", "0", env=env)
@@ -296,17 +343,24 @@ def server(command, env, port, probe="/"):
                 print(f"server log (exit {process.returncode}):\n{tail}")
 
 
-def gunicorn(env, port, workers=2):
+def gunicorn(env, port, workers=2, worker_class=None):
+    """gunicorn as `make run` starts it (gunicorn.conf.py), on `port`.
+
+    worker_class "sync" measures the one-request-per-process workers the site
+    ran before, for comparison.
+    """
+    other = ["--worker-class", "sync", "--threads", "1"] if worker_class == "sync" else []
     return server(
         [
             str(GUNICORN),
             "sotasite.wsgi",
+            "--config",
+            str(ROOT / "gunicorn.conf.py"),
             "--bind",
             f"127.0.0.1:{port}",
             "--workers",
             str(workers),
-            "--worker-class",
-            "sync",
+            *other,
             "--log-level",
             "warning",
         ],

@@ -1,9 +1,11 @@
 """Load benchmark at Papers with Code size.
 
     .venv/bin/python bench/load.py [--boards 15000] [--seed 1]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/sotasite_bench .venv/bin/python bench/load.py
 
 Generates the synthetic page set into a temporary folder, migrates a fresh
-SQLite database in another, then times `manage.py load_seeds` on the set and
+database (SQLite in another temporary folder, or the PostgreSQL database
+DATABASE_URL names, dropped and made again), then times `manage.py load_seeds` on the set and
 again on the same files (the re-load that finds nothing changed). Each step
 runs as its own process, as an operator would run it, so the times include
 Django's start-up. Exits non-zero when a step fails or a limit is missed.
@@ -23,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from leaderboards.format.rules import paper_identity  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
-from common import GENERATE, manage_timed  # noqa: E402
+from common import GENERATE, database_env, fresh_database, is_postgresql, manage_timed  # noqa: E402
 
 LOAD_LIMIT_S = 60
 RELOAD_LIMIT_S = 30
@@ -66,7 +68,11 @@ def main():
 
     with tempfile.TemporaryDirectory() as pages_dir, tempfile.TemporaryDirectory() as db_dir:
         pages = Path(pages_dir) / "pages"
-        env = {**os.environ, "DATABASE_URL": f"sqlite:///{Path(db_dir) / 'db.sqlite3'}"}
+        database = os.environ.get("DATABASE_URL", "")
+        if not is_postgresql(database):
+            database = Path(db_dir) / "db.sqlite3"
+        fresh_database(database)
+        env = database_env(database)
         boards = str(options.boards)
         generate_s, _, _ = manage_timed(
             GENERATE, "--out", str(pages), "--boards", boards, "--seed", options.seed,
@@ -79,6 +85,7 @@ def main():
         load_s, load_cpu, load_out = manage_timed("load_seeds", str(pages), env=env)
         reload_s, reload_cpu, reload_out = manage_timed("load_seeds", str(pages), env=env)
 
+    print(f"database: {'PostgreSQL' if is_postgresql(env['DATABASE_URL']) else 'SQLite'}")
     print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"load:    {summary_line(load_out)}")
     print(f"re-load: {summary_line(reload_out)}")

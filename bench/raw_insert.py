@@ -1,6 +1,12 @@
 """Loader against the limit: `load_seeds` time over plain sqlite3 `executemany` of the same rows.
 
     .venv/bin/python bench/raw_insert.py [--boards 15000] [--scale 10] [--max-minutes M]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/sotasite_bench \
+        .venv/bin/python bench/raw_insert.py
+
+With DATABASE_URL naming a PostgreSQL database, both sides run there (that
+database and one named after it with `_raw`, each dropped and made again), the
+raw side with psycopg's `executemany`.
 
 Generates the page set, loads it with `manage.py load_seeds` into a fresh,
 migrated SQLite database (its peak memory read from the kernel), then inserts
@@ -46,8 +52,7 @@ PROGRESS = re.compile(r"(\d+)/(\d+) files")
 
 
 def fresh_database(path):
-    for stale in path.parent.glob(path.name + "*"):
-        stale.unlink()
+    common.fresh_database(path)
     env = common.database_env(path)
     common.manage("migrate", "--noinput", "--verbosity", "0", env=env)
     common.manage("loaddata", "fixtures/areas.json", "--verbosity", "0", env=env)
@@ -114,14 +119,40 @@ def run_loader(pages, db_path, max_seconds):
     return elapsed, peak, progress["done"], progress["total"], finished
 
 
+class _PostgreSQL:
+    """The few calls RawInserter makes, on a psycopg connection in autocommit."""
+
+    def __init__(self, url):
+        import psycopg
+
+        self.db = psycopg.connect(url.replace("postgres://", "postgresql://", 1), autocommit=True)
+
+    def execute(self, sql, params=()):
+        if sql in ("BEGIN IMMEDIATE", "COMMIT"):
+            sql = sql.split()[0]
+        return self.db.execute(sql.replace("?", "%s"), params)
+
+    def executemany(self, sql, rows):
+        # The schema's booleans, which SQLite takes as 0.
+        sql = sql.replace("?", "%s")
+        if "leaderboards_paper " in sql:
+            sql = sql.replace("0, 0)", "false, false)")
+        sql = sql.replace("NULL, 0)", "NULL, false)").replace("%s, 0, ''", "%s, false, ''")
+        with self.db.cursor() as cursor:
+            cursor.executemany(sql, rows)
+
+
 class RawInserter:
-    """The same rows into the same tables with the sqlite3 module alone."""
+    """The same rows into the same tables with the sqlite3 module (or psycopg) alone."""
 
     def __init__(self, db_path):
-        self.db = sqlite3.connect(db_path, isolation_level=None)
-        # As the site's settings open SQLite.
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
+        if common.is_postgresql(db_path):
+            self.db = _PostgreSQL(str(db_path))
+        else:
+            self.db = sqlite3.connect(db_path, isolation_level=None)
+            # As the site's settings open SQLite.
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
         self.areas = dict(self.db.execute("select name, id from leaderboards_area"))
         self.tasks, self.datasets, self.papers = {}, {}, {}
         self.ids = {
@@ -261,7 +292,8 @@ class RawInserter:
 
 INSERTS = {
     "task": "insert into leaderboards_task (id, slug, name, note, description, synonyms, "
-    "source_link, leaderboard_count, row_count) values (?, ?, ?, ?, ?, '', '', 0, 0)",
+    "source_link, leaderboard_count, row_count, tree_leaderboard_count) "
+    "values (?, ?, ?, ?, ?, '', '', 0, 0, 0)",
     "dataset": "insert into leaderboards_dataset (id, slug, name, full_name, description, url, "
     "leaderboard_count, row_count) values (?, ?, ?, '', '', '', 0, 0)",
     "paper": "insert into leaderboards_paper (id, slug, title, url, date, arxiv_id, has_code, "
@@ -289,8 +321,7 @@ INSERTS = {
 
 
 def count(db_path, table):
-    with sqlite3.connect(db_path) as db:
-        return db.execute(f"select count(*) from leaderboards_{table}").fetchone()[0]  # noqa: S608
+    return common.query_one(db_path, f"select count(*) from leaderboards_{table}")  # noqa: S608
 
 
 def main():
@@ -319,7 +350,9 @@ def main():
         files = sorted(pages.iterdir())
 
         common.log("loading with load_seeds")
-        loader_db = tmp / "loader.sqlite3"
+        url = os.environ.get("DATABASE_URL", "")
+        postgresql = common.is_postgresql(url)
+        loader_db = url if postgresql else tmp / "loader.sqlite3"
         load_s, peak_mb, done, total, finished = run_loader(
             pages, loader_db, options.max_minutes * 60
         )
@@ -328,8 +361,8 @@ def main():
 
         raw_s = None
         if finished:
-            common.log("inserting the same rows with sqlite3 executemany")
-            raw_db = tmp / "raw.sqlite3"
+            common.log("inserting the same rows with plain executemany")
+            raw_db = url + "_raw" if postgresql else tmp / "raw.sqlite3"
             fresh_database(raw_db)
             started = time.perf_counter()
             RawInserter(raw_db).load(files)
@@ -349,7 +382,7 @@ def main():
 def _report(options, boards, generate_s, load_s, peak_mb, done, total, rows, raw_s):
     command = "bench/raw_insert.py " + " ".join(sys.argv[1:])
     lines = [
-        "# Loader against plain sqlite3",
+        "# Loader against plain executemany",
         "",
         f"`{command.strip()}` at {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
         f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end.",
@@ -363,7 +396,10 @@ def _report(options, boards, generate_s, load_s, peak_mb, done, total, rows, raw
         f"| load_seeds peak RSS MB | {peak_mb:.0f} |",
     ]
     if raw_s is not None:
-        lines.append(f"| sqlite3 executemany s | {raw_s:.1f} |")
+        driver = (
+            "psycopg" if common.is_postgresql(os.environ.get("DATABASE_URL", "")) else "sqlite3"
+        )
+        lines.append(f"| {driver} executemany s | {raw_s:.1f} |")
     lines += ["", "| result | target | figure |", "|---|---|---|"]
     if raw_s is not None:
         ratio = load_s / raw_s

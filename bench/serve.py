@@ -1,26 +1,34 @@
 """Serving benchmark: the site under gunicorn and wrk, against a static file and Datasette.
 
-    .venv/bin/python bench/serve.py [--boards 15000] [--duration 10] [--reuse]
+    .venv/bin/python bench/serve.py [--boards 15000] [--duration 10] [--reuse] [--huge-rows 100000]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/sotasite_bench .venv/bin/python bench/serve.py
 
-In one run on loopback: builds a fresh SQLite database (seeds/, `--boards`
-generated pages, one 2,000-row board), serves it with gunicorn under production
-settings (2 sync workers) and drives each page with wrk at 2 connections (one
-per worker) and at 16. Each page is measured as served (the site's page cache,
-when it has one, answers repeats) and uncached (a query string of its own on
-every request, so no cached copy can answer). Baselines in the same run: the
-seed leaderboard's HTML saved under STATIC_ROOT and served by whitenoise in the
-same gunicorn, and Datasette serving the same SQLite file, its table page of
-that leaderboard's rows. Prints a Markdown table, writes it with the targets of
-issue #7 to bench/results/serve.md, and exits non-zero when a target is missed.
-A page the site does not have yet is reported as not built, not measured.
+In one run on loopback: builds a fresh database (seeds/, `--boards` generated
+pages, one 2,000-row board): SQLite at --db, or the PostgreSQL database that
+DATABASE_URL (or --db) names, dropped and made again. It serves it with gunicorn
+as `make run` does (gunicorn.conf.py, production settings, 2 workers) and drives
+each page with wrk at 2 connections and at 16. Each page is measured as served
+(the site's page cache, when it has one, answers repeats) and uncached (a query
+string of its own on every request, so no cached copy can answer). Baselines in
+the same run: the seed leaderboard's HTML saved under STATIC_ROOT and served by
+whitenoise in the same gunicorn, and Datasette serving the same SQLite file, its
+table page of that leaderboard's rows (SQLite only). With --huge-rows, a board
+of that many rows too: the seed page as served is measured again while four
+visitors ask for that board uncached, in a loop (`--worker-class sync` for the
+workers the site ran before; `--stall-only` measures only that). Prints a
+Markdown table, writes it with the targets of issue #7 to
+bench/results/serve.md, and exits non-zero when a target is missed. A page the
+site does not have yet is reported as not built, not measured.
 """
 
 import argparse
+import functools
 import os
 import platform
-import sqlite3
+import statistics
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,15 +92,12 @@ def conditional_get(base, path):
     return f"{repeat} with {', '.join(validators)}"
 
 
-def row_count(db_path):
-    with sqlite3.connect(db_path) as db:
-        return db.execute("select count(*) from leaderboards_row").fetchone()[0]
+def row_count(db):
+    return common.query_one(db, "select count(*) from leaderboards_row")
 
 
-def board_id(db_path, slug):
-    with sqlite3.connect(db_path) as db:
-        query = "select id from leaderboards_leaderboard where slug = ?"
-        return db.execute(query, [slug]).fetchone()[0]
+def board_id(db, slug):
+    return common.query_one(db, "select id from leaderboards_leaderboard where slug = %s", [slug])
 
 
 def fmt_ms(value):
@@ -164,11 +169,14 @@ def targets(measures, static, datasette, seed_served, seed_uncached, repeat_visi
             f"{served:,.0f} / {static_rps:,.0f} req/s = {served / static_rps:.0%}",
         ),
         (
-            verdict(ds_rps and uncached >= DATASETTE_TIMES * ds_rps),
+            # Datasette reads SQLite files: on PostgreSQL there is nothing to compare.
+            verdict(ds_rps and uncached >= DATASETTE_TIMES * ds_rps)
+            if ds_rps or not datasette.note
+            else "n/a",
             f"uncached leaderboard at least {DATASETTE_TIMES}x Datasette (b)",
             f"{uncached:,.0f} / {ds_rps:,.0f} req/s = {uncached / ds_rps:.1f}x"
             if ds_rps
-            else "Datasette not measured",
+            else f"Datasette not measured{': ' + datasette.note if datasette.note else ''}",
         ),
         (
             verdict(repeat_visit.startswith("304")),
@@ -188,12 +196,18 @@ def main():
     parser.add_argument("--seed", default="1")
     parser.add_argument("--big-rows", type=int, default=2000)
     parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run (10)")
+    environment = os.environ.get("DATABASE_URL", "")
     parser.add_argument(
         "--db",
-        type=Path,
-        default=common.OUT / "serve.sqlite3",
-        help="where to build the database (bench/out/serve.sqlite3)",
+        default=environment if common.is_postgresql(environment) else common.OUT / "serve.sqlite3",
+        help="a SQLite path or a PostgreSQL URL (DATABASE_URL if PostgreSQL, "
+        "else bench/out/serve.sqlite3)",
     )
+    parser.add_argument(
+        "--huge-rows", type=int, default=0, help="rows of the slow board (0: no stall run)"
+    )
+    parser.add_argument("--worker-class", choices=["sync"], help="instead of gunicorn.conf.py's")
+    parser.add_argument("--stall-only", action="store_true", help="only the stall run")
     parser.add_argument(
         "--reuse", action="store_true", help="serve the database --db already holds; no build"
     )
@@ -202,10 +216,14 @@ def main():
     connections = (2, 16)
     started = time.time()
 
-    options.db.parent.mkdir(parents=True, exist_ok=True)
+    if not common.is_postgresql(options.db):
+        options.db = Path(options.db)
+        options.db.parent.mkdir(parents=True, exist_ok=True)
     timings = {}
     if not options.reuse:
-        timings = common.build_site(options.db, options.boards, options.seed, options.big_rows)
+        timings = common.build_site(
+            options.db, options.boards, options.seed, options.big_rows, options.huge_rows
+        )
     env = common.production_env(options.db)
     # Production static storage serves hashed names from a manifest; make them.
     common.manage("collectstatic", "--noinput", "--verbosity", "0", env=env)
@@ -219,7 +237,8 @@ def main():
     pages = common.site_pages()
     # Whitenoise indexes STATIC_ROOT when a worker starts: the page's HTML is
     # saved first, then gunicorn starts again to serve it.
-    with common.gunicorn(env, port):
+    serve = functools.partial(common.gunicorn, env, port, worker_class=options.worker_class)
+    with serve():
         status, html, _ = common.fetch(base + pages[0].path)
         if status != 200:
             sys.exit(f"the seed page answered {status}; nothing to measure")
@@ -232,16 +251,21 @@ def main():
                     page.missing = f"{answer} (not built)" if answer == 404 else f"{answer}"
 
     measures = []
+    stall = None
     try:
-        with common.gunicorn(env, port) as master:
+        with serve() as master:
             workers = common.worker_pids(master.pid)
             rss_start = [common.rss_mb(pid) for pid in workers]
             pids = [master.pid, *workers]
+            if options.huge_rows:
+                warm(base, pages[0].path)
+                stall = _stall(base, pages[0].path, options.duration, pids)
             static = Measure("static file (a)", STATIC_PATH, "static")
-            warm(base, STATIC_PATH)
-            measure(base, static, connections, options.duration, pids)
-            repeat_visit = conditional_get(base, pages[0].path)
-            for page in pages:
+            if not options.stall_only:
+                warm(base, STATIC_PATH)
+                measure(base, static, connections, options.duration, pids)
+                repeat_visit = conditional_get(base, pages[0].path)
+            for page in [] if options.stall_only else pages:
                 if page.missing:
                     measures.append(Measure(page.name, page.path or "?", "", note=page.missing))
                     continue
@@ -257,7 +281,13 @@ def main():
     finally:
         STATIC_FILE.unlink(missing_ok=True)
 
-    datasette = _datasette(options.db, connections, options.duration)
+    if options.stall_only:
+        print(_stall_lines(stall, options))
+        return 0
+    if common.is_postgresql(options.db):
+        datasette = Measure("Datasette table page (b)", "", "", note="serves SQLite files only")
+    else:
+        datasette = _datasette(options.db, connections, options.duration)
     seed_served, seed_uncached = measures[0], measures[1]
     report = _report(
         options,
@@ -270,6 +300,7 @@ def main():
         targets(measures, static, datasette, seed_served, seed_uncached, repeat_visit),
         (rss_start, rss_end),
         time.time() - started,
+        stall,
     )
     print(report)
     options.output.parent.mkdir(parents=True, exist_ok=True)
@@ -278,9 +309,8 @@ def main():
     return 0 if "| MISS |" not in report else 1
 
 
-def _count(db_path, table_name):
-    with sqlite3.connect(db_path) as db:
-        return db.execute(f'select count(*) from "{table_name}"').fetchone()[0]  # noqa: S608
+def _count(db, table_name):
+    return common.query_one(db, f'select count(*) from "{table_name}"')  # noqa: S608
 
 
 def _datasette(db_path, connections, seconds):
@@ -302,7 +332,72 @@ def _datasette(db_path, connections, seconds):
     return item
 
 
-def _report(options, timings, boards, rows, measures, static, connections, verdicts, rss, took):
+def _stall(base, path, seconds, pids):
+    """The page as served at 2 connections, alone and while 4 visitors ask for the huge board.
+
+    Returns (alone, beside, slow answers as (status, seconds)).
+    """
+    alone = common.wrk(base, [path], 2, seconds, server_pids=pids)
+    huge = f"/sota/{common.HUGE_SLUG}"
+    stop = threading.Event()
+    answers = []
+
+    def visitor(number):
+        count = 0
+        while not stop.is_set():
+            count += 1
+            started = time.perf_counter()
+            try:
+                status = common.fetch(f"{base}{huge}?stall={number}-{count}", timeout=600)[0]
+            except OSError as error:
+                status = type(error).__name__
+            answers.append((status, time.perf_counter() - started))
+
+    visitors = [threading.Thread(target=visitor, args=(n,), daemon=True) for n in range(4)]
+    for thread in visitors:
+        thread.start()
+    # Once every visitor's first request is in a worker.
+    time.sleep(1)
+    beside = common.wrk(base, [path], 2, seconds, server_pids=pids)
+    stop.set()
+    for thread in visitors:
+        thread.join()
+    return alone, beside, answers
+
+
+def _stall_lines(stall, options):
+    if stall is None:
+        return ""
+    alone, beside, answers = stall
+    workers = options.worker_class or "gunicorn.conf.py (gthread)"
+    slow = sorted(seconds for _, seconds in answers)
+    statuses = sorted({str(status) for status, _ in answers})
+    return "\n".join(
+        [
+            f"Seed page as served, 2 connections, workers: {workers}.",
+            "",
+            "| while | req/s | p50 ms | p99 ms | errors |",
+            "|---|---:|---:|---:|---:|",
+            *(
+                f"| {name} | {result.rps:,.0f} | {fmt_ms(result.p50)} | {fmt_ms(result.p99)} | "
+                f"{result.errors} |"
+                for name, result in (
+                    ("alone", alone),
+                    (f"4 visitors ask the {options.huge_rows:,}-row board", beside),
+                )
+            ),
+            "",
+            f"The huge board's answers: {len(answers)}, status {', '.join(statuses)}, "
+            f"median {statistics.median(slow):.1f} s."
+            if slow
+            else "No huge board answer.",
+        ]
+    )
+
+
+def _report(
+    options, timings, boards, rows, measures, static, connections, verdicts, rss, took, stall
+):
     command = "bench/serve.py " + " ".join(sys.argv[1:])
     load = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in timings.items())
     commit = subprocess.run(
@@ -319,9 +414,12 @@ def _report(options, timings, boards, rows, measures, static, connections, verdi
         f"commit {commit}, {os.cpu_count()} cores ({platform.machine()}), "
         f"load average before the run {os.getloadavg()[0]:.1f}.",
         "",
-        f"SQLite database: {boards:,} leaderboards, {rows:,} rows"
+        f"{'PostgreSQL' if common.is_postgresql(options.db) else 'SQLite'} database: "
+        f"{boards:,} leaderboards, {rows:,} rows"
         + (f"; built in: {load}." if load else " (reused)."),
-        f"gunicorn, production settings, 2 sync workers; wrk on the same machine, "
+        f"gunicorn, production settings, 2 workers "
+        f"({options.worker_class or 'gunicorn.conf.py: gthread, 8 threads'}); "
+        "wrk on the same machine, "
         f"{options.duration} s a run, 2 threads, 10 s timeout. "
         "*uncached*: every request carries a query string of its own, so no page cache "
         "can answer it. *as served*: the same URL repeated. *CPU ms/req*: CPU the server "
@@ -338,6 +436,8 @@ def _report(options, timings, boards, rows, measures, static, connections, verdi
         + ", ".join(f"{a:.0f} -> {b:.0f}" for a, b in zip(*rss, strict=False))
         + f". Whole run {took / 60:.1f} min.",
     ]
+    if stall is not None:
+        lines += ["", _stall_lines(stall, options)]
     return "\n".join(lines)
 
 

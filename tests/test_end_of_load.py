@@ -329,3 +329,35 @@ def test_a_load_leaves_the_planner_knowing_the_new_table_sizes(db, tmp_path, see
     Loader().load([folder])
     for model in (Leaderboard, Row, MetricValue):
         assert planned_rows(model) == model.objects.count() > 0
+
+
+# Checked from another connection after the loading process has exited, as a
+# later request would find them: not inside the test's own transaction.
+ANALYZED = """
+SELECT relname, last_analyze IS NOT NULL, n_mod_since_analyze, n_live_tup
+FROM pg_stat_user_tables WHERE relname = ANY(%s)
+"""
+
+
+def test_a_load_on_postgresql_leaves_nothing_for_autovacuum_to_analyze(
+    child_database_url, tmp_path, seed_page
+):
+    if not child_database_url.startswith("postgres"):
+        pytest.skip("pg_stat_user_tables is PostgreSQL's; SQLite's sizes are checked above")
+    import psycopg
+
+    assert child(child_database_url, "manage.py", "migrate", "--noinput").returncode == 0
+    folder = tmp_path / "pages"
+    write_boards(folder, seed_page)
+    result = child(child_database_url, "manage.py", "load_seeds", str(folder))
+    assert result.returncode == 0, result.stderr
+
+    tables = [model._meta.db_table for model in (Leaderboard, Row, MetricValue)]
+    with psycopg.connect(child_database_url.replace("postgres://", "postgresql://")) as db:
+        found = {name: rest for name, *rest in db.execute(ANALYZED, [tables])}
+    assert found == {
+        "leaderboards_leaderboard": [True, 0, BOARDS],
+        "leaderboards_row": [True, 0, BOARDS * 3],
+        "leaderboards_metricvalue": [True, 0, found["leaderboards_metricvalue"][2]],
+    }
+    assert found["leaderboards_metricvalue"][2] > 0
