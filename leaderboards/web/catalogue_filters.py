@@ -150,7 +150,7 @@ class LeaderboardFilter(ListFilter):
     )
     verified = django_filters.BooleanFilter(method="by_verified", label="Code ran", widget=AnyYesNo)
     min_rows = django_filters.NumberFilter(
-        field_name="row_count", lookup_expr="gte", label="At least rows",
+        field_name="row_count", lookup_expr="gte", label="Minimum rows",
         min_value=0, max_value=10**6, decimal_places=0,
     )  # fmt: skip
     sort = SortFilter(
