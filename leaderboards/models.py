@@ -11,6 +11,7 @@ import json
 import logging
 import time
 from datetime import UTC, datetime
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.db import models
@@ -745,8 +746,11 @@ class SearchEntry(models.Model):
         return f"{self.kind}: {self.name}"
 
     def get_absolute_url(self):
-        view = "leaderboard" if self.kind == SearchKind.MODEL else self.kind
-        return reverse(f"leaderboards:{view}", args=[self.slug])
+        if self.kind != SearchKind.MODEL:
+            return reverse(f"leaderboards:{self.kind}", args=[self.slug])
+        # The board filtered to the model: its row may be pages away from the first.
+        board = reverse("leaderboards:leaderboard", args=[self.slug])
+        return f"{board}?{urlencode({'model': self.name})}#results"
 
 
 class SearchPrefix(models.Model):

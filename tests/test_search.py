@@ -4,13 +4,16 @@ The suite runs once on each database (make test-sqlite, make test-postgres),
 so every test here checks the backend of the database in use.
 """
 
+import re
+from html import unescape
+
 import pytest
 from django.db import connection
 from django.urls import reverse
 
 from leaderboards.models import SearchEntry
 from leaderboards.upkeep import search
-from tests.conftest import SEED_SLUG
+from tests.conftest import SEED_SLUG, scaled_page
 from tests.test_catalogue import board
 
 SEARCH = reverse("leaderboards:search")
@@ -74,10 +77,30 @@ def test_each_kind_shows_at_most_per_kind_with_the_total(seeded):
     assert len(models) == 3 and total == 11  # "ResNet50", "ResNet-50", "ResNetv2-101"
 
 
-def test_model_results_link_to_their_leaderboard(seeded):
+def test_model_results_link_to_their_leaderboard_filtered_to_them(seeded):
     entry = search.search("NPOS")["model"][1][0]
-    assert entry.get_absolute_url() == reverse("leaderboards:leaderboard", args=[SEED_SLUG])
+    board = reverse("leaderboards:leaderboard", args=[SEED_SLUG])
+    assert entry.get_absolute_url() == f"{board}?model=NPOS#results"
     assert entry.context == "Out-of-Distribution Detection on ImageNet-1k vs SUN"
+
+
+def test_a_model_hit_opens_its_board_on_its_row_though_it_is_pages_away(
+    load, seed_page, write_page, client
+):
+    page = scaled_page(seed_page, 260)
+    page["url"] = "/sota/out-of-distribution-detection-on-big-board"
+    page["dataset"] = {"name": "Big Board", "url": "/dataset/big-board"}
+    ok, _, err = load(write_page(page))
+    assert ok, err
+    name = "NPOS #253"  # rank 254: the third page of the unfiltered table
+    html = client.get(SEARCH, {"q": name}).content.decode()
+    (href,) = re.findall(r'<a href="([^"]*)">' + re.escape(name) + "</a>", html)
+    assert href == "/sota/out-of-distribution-detection-on-big-board?model=NPOS+%23253#results"
+    response = client.get(unescape(href))
+    assert response.status_code == 200
+    assert [item.row.model for item in response.context["page_obj"].object_list] == [name]
+    first = client.get(unescape(href).split("?")[0])
+    assert name not in [item.row.model for item in first.context["page_obj"].object_list]
 
 
 def test_the_index_follows_a_reload(load, seed_page, write_page, seeded):

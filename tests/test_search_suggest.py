@@ -41,7 +41,8 @@ def test_a_model_suggestion_names_its_leaderboard(seeded, client):
     (model,) = suggest(client, "NPOS")
     assert model["kind"] == "Model"
     assert model["context"] == "Out-of-Distribution Detection on ImageNet-1k vs SUN"
-    assert model["url"] == reverse("leaderboards:leaderboard", args=[SEED_SLUG])
+    board = reverse("leaderboards:leaderboard", args=[SEED_SLUG])
+    assert model["url"] == f"{board}?model=NPOS#results"
 
 
 def test_suggestions_cost_a_query_or_two_and_nothing_without_a_word(

@@ -86,7 +86,8 @@ def test_a_click_chooses_and_no_match_says_so(seeded, live_server, page, errors)
     box.press_sequentially("npos", delay=20)
     option = page.get_by_role("option", name=re.compile("NPOS"))
     option.click()
-    page.wait_for_url(live_server.url + reverse("leaderboards:leaderboard", args=[SEED_SLUG]))
+    board = reverse("leaderboards:leaderboard", args=[SEED_SLUG])
+    page.wait_for_url(f"{live_server.url}{board}?model=NPOS#results")  # the board, on its row
     assert errors == []
 
 

@@ -69,3 +69,9 @@ def page_window(page_obj):
         None if number == paginator.ELLIPSIS else number
         for number in paginator.get_elided_page_range(page_obj.number, on_each_side=2, on_ends=1)
     ]
+
+
+@register.simple_tag
+def human_date(value, empty="—"):
+    """as_time() for templates that show `empty` where there is no date."""
+    return empty if value is None else as_time(value)

@@ -1,14 +1,15 @@
 """The filters of every list page, strict about what they accept.
 
 A value a filter cannot read makes the form invalid and the view answers
-400; filters take slugs and text, never a <select> of every row.
+400; filters take slugs and text, never a <select> of every row. Areas are
+the exception: there are a handful, so they are a menu.
 """
 
 import django_filters
 from django import forms
 from django.db.models import Exists, F, OuterRef, Q
 
-from leaderboards.models import Dataset, Leaderboard, LeaderboardArea, Metric, Paper, Task
+from leaderboards.models import Area, Dataset, Leaderboard, LeaderboardArea, Metric, Paper, Task
 
 
 class AnyYesNo(forms.NullBooleanSelect):
@@ -30,6 +31,36 @@ class SortFilter(django_filters.ChoiceFilter):
     def filter(self, qs, value):
         key = value or next(iter(self.orders))
         return qs.order_by(*self.orders[key][1])
+
+
+class ListFilter(django_filters.FilterSet):
+    """The filters of a list page, with what its folded form says about them."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "area" in self.filters:
+            # One query gives the menu's options and the check of the value sent.
+            self.filters["area"].extra["choices"] = list(
+                Area.objects.order_by("name").values_list("slug", "name")
+            )
+
+    @property
+    def active_count(self):
+        """How many filters narrow the list; the sort is not one of them."""
+        if not self.is_valid():
+            return sum(1 for name in self.filters if name != "sort" and self.data.get(name))
+        return sum(
+            1
+            for name, value in self.form.cleaned_data.items()
+            if name != "sort" and value not in (None, "")
+        )
+
+
+def _area(method):
+    """A menu of the areas (filled per request by ListFilter); any other value is a 400."""
+    return django_filters.ChoiceFilter(
+        method=method, label="Area", empty_label="Any area", null_label=None
+    )
 
 
 def _text(field, label):
@@ -60,9 +91,9 @@ CATALOGUE_SORTS = {
 }
 
 
-class TaskFilter(django_filters.FilterSet):
+class TaskFilter(ListFilter):
     q = _text("name", "Name contains")
-    area = django_filters.CharFilter(method="by_area", label="Area", max_length=200)
+    area = _area("by_area")
     sort = SortFilter(CATALOGUE_SORTS, label="Sort by")
 
     class Meta:
@@ -75,7 +106,7 @@ class TaskFilter(django_filters.FilterSet):
         )
 
 
-class DatasetFilter(django_filters.FilterSet):
+class DatasetFilter(ListFilter):
     q = _text("name", "Name contains")
     sort = SortFilter(CATALOGUE_SORTS, label="Sort by")
 
@@ -84,7 +115,7 @@ class DatasetFilter(django_filters.FilterSet):
         fields = []
 
 
-class PaperFilter(django_filters.FilterSet):
+class PaperFilter(ListFilter):
     q = _text("title", "Title contains")
     year = django_filters.NumberFilter(
         field_name="date", lookup_expr="year", label="Year",
@@ -107,8 +138,8 @@ class PaperFilter(django_filters.FilterSet):
         fields = []
 
 
-class LeaderboardFilter(django_filters.FilterSet):
-    area = django_filters.CharFilter(method="by_area", label="Area", max_length=200)
+class LeaderboardFilter(ListFilter):
+    area = _area("by_area")
     task = django_filters.CharFilter(method=_slug_or_name("task"), label="Task", max_length=200)
     dataset = django_filters.CharFilter(
         method=_slug_or_name("dataset"), label="Dataset", max_length=200
@@ -119,7 +150,7 @@ class LeaderboardFilter(django_filters.FilterSet):
     )
     verified = django_filters.BooleanFilter(method="by_verified", label="Code ran", widget=AnyYesNo)
     min_rows = django_filters.NumberFilter(
-        field_name="row_count", lookup_expr="gte", label="At least rows",
+        field_name="row_count", lookup_expr="gte", label="Minimum rows",
         min_value=0, max_value=10**6, decimal_places=0,
     )  # fmt: skip
     sort = SortFilter(

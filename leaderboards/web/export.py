@@ -377,8 +377,9 @@ class _SafeWriter:
         self.writer.writerow([csv_cell(cell) for cell in cells])
 
 
-def page_csv(data, out):
-    """One line per shown row, archive order; metric columns hold the raw strings.
+def page_csv(data, out, rows=None):
+    """One line per row of `rows` (every shown row, archive order, by default);
+    metric columns hold the raw strings.
 
     A row that lacks a metric gets an empty cell, as on the page. Every cell,
     the header's metric names included, is neutralised by csv_cell().
@@ -389,7 +390,7 @@ def page_csv(data, out):
         ["rank_in_archive_order", "model", *metrics, "uses_additional_data", "paper_date"]
         + ["paper_title", "paper_url", "paper", "code", "n_code_links", *ROW_COUNTERS]
     )
-    for row in data.rows:
+    for row in data.rows if rows is None else rows:
         document = data.row_document(row)
         values = document["metrics"]
         block = document["syntology"] or {}

@@ -248,11 +248,34 @@ def leaderboard_json(request, slug):
     return HttpResponse(text, content_type="application/json")
 
 
+def _bad_filter_text(errors):
+    lines = [f"{field}: {message}" for field, messages in errors.items() for message in messages]
+    return "That filter could not be read:\n" + "\n".join(lines) + "\n"
+
+
 @consistent_read
 def leaderboard_csv(request, slug):
+    """The rows the page shows for the same query string: its filters and sort, every page.
+
+    With no query string that is every shown row in archive order. A filter
+    value that cannot be read is the page's 400, in plain text for the scripts
+    that read this.
+    """
     data = _page_data(slug, row_extras=False)
+    rows = Row.objects.filter(leaderboard=data.leaderboard).shown()
+    filterset = RowFilter(request.GET or None, queryset=rows, snapshot=data.snapshot)
+    if filterset.is_bound and not filterset.is_valid():
+        return HttpResponse(
+            _bad_filter_text(filterset.errors), content_type="text/plain; charset=utf-8", status=400
+        )
+    items = [TableRow(*triple) for triple in data.table()]
+    if filterset.active:
+        keep = set(filterset.qs.values_list("pk", flat=True))
+        items = [item for item in items if item.row.pk in keep]
+    sort_key, sort_index, sort_order = resolve_sort(request.GET, data.metrics)
+    shown = [item.row for item in sort_rows(items, sort_key, sort_index, sort_order)]
     out = io.StringIO()
-    page_csv(data, out)
+    page_csv(data, out, shown)
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="{data.leaderboard.slug}.csv"'
     return response
