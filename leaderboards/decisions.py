@@ -22,6 +22,7 @@ from django.db import OperationalError, transaction
 from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
+from leaderboards import record
 from leaderboards.format.rules import row_keys
 from leaderboards.models import DirectionDecision, Leaderboard, Metric, Row, RowDecision
 from leaderboards.upkeep import search
@@ -241,6 +242,7 @@ def _decide_rows(refs, user, withheld, reason, log, new_reason):
         Row.objects.filter(pk__in=[row.pk for row in outcome.changed]).update(
             withheld=withheld, withheld_reason=reason
         )
+        record.rows_decided(outcome.changed, withheld, reason, user, now)
         for row in outcome.changed:
             row.withheld, row.withheld_reason = withheld, reason
         if log:
@@ -304,6 +306,7 @@ def set_direction(metrics, direction, user, *, log=True, message=None, undecided
                 outcome.changed.append(metric)
         if not outcome.changed:
             return outcome
+        before = [metric.direction for metric in outcome.changed]
         if direction is None:
             DirectionDecision.objects.filter(
                 reduce(
@@ -333,6 +336,15 @@ def set_direction(metrics, direction, user, *, log=True, message=None, undecided
         )
         for metric in outcome.changed:
             metric.editor_direction = direction
+        record.directions_decided(
+            [
+                (metric, was, metric.direction)
+                for metric, was in zip(outcome.changed, before, strict=True)
+            ],
+            user,
+            message or "",
+            timezone.now(),
+        )
         if log:
             LogEntry.objects.log_actions(
                 user.pk,
