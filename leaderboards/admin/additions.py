@@ -20,7 +20,13 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from leaderboards import record
-from leaderboards.models import EditorAddition, Leaderboard, SyntologySnapshot, public_name
+from leaderboards.models import (
+    EditorAddition,
+    EditorialChange,
+    Leaderboard,
+    SyntologySnapshot,
+    public_name,
+)
 from leaderboards.templatetags.sota import http_url
 
 VALUE_PREFIX = "value_"
@@ -92,9 +98,32 @@ def value_fields(metrics):
     }
 
 
+class RecordInline(admin.TabularInline):
+    """The added result's entries in the public record: added, withheld, restored."""
+
+    model = EditorialChange
+    fk_name = "addition"
+    fields = ["made_at", "kind", "old_value", "new_value", "reason", "editor"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    ordering = ["-pk"]
+    verbose_name_plural = "Editorial history (as the public record shows it)"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("made_by")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(EditorAddition)
 class EditorAdditionAdmin(admin.ModelAdmin):
     form = AdditionForm
+    inlines = [RecordInline]
     list_display = ["model", "leaderboard", "paper_title", "added_at", "added_by_name", "withheld"]
     list_filter = ["withheld", ("added_at", admin.DateFieldListFilter)]
     search_fields = ["model", "paper_title", "leaderboard__slug"]
@@ -153,6 +182,10 @@ class EditorAdditionAdmin(admin.ModelAdmin):
         return TemplateResponse(
             request, "admin/leaderboards/editoraddition/choose_board.html", context
         )
+
+    def get_inlines(self, request, obj):
+        # A result being added has no history yet.
+        return self.inlines if obj is not None else []
 
     def get_fieldsets(self, request, obj=None):
         if obj is not None:
