@@ -766,7 +766,9 @@ class EditorAddition(models.Model):
     metrics = OrderedJSONField(default=dict)
     uses_additional_data = models.BooleanField(default=False)
     paper_title = models.TextField()
-    paper_url = models.TextField(help_text="The citation: an http(s) URL of the paper.")
+    paper_url = models.TextField(
+        "paper URL", help_text="The citation: an http(s) URL of the paper."
+    )
     paper_date = models.DateField(null=True, blank=True)
     code = models.TextField(blank=True, default="")
     note = models.TextField(help_text="Where the result comes from and why it belongs here.")
@@ -778,7 +780,8 @@ class EditorAddition(models.Model):
     withheld_reason = models.TextField(blank=True, default="")
 
     class Meta:
-        verbose_name = "added result"
+        verbose_name = "editor's result"
+        verbose_name_plural = "editors' results"
         ordering = ["leaderboard", "added_at", "pk"]
         indexes = [
             models.Index(fields=["leaderboard", "added_at"], name="editor_addition_board_idx"),

@@ -80,7 +80,7 @@ class Migration(migrations.Migration):
                 ('metrics', leaderboards.models.OrderedJSONField(default=dict)),
                 ('uses_additional_data', models.BooleanField(default=False)),
                 ('paper_title', models.TextField()),
-                ('paper_url', models.TextField(help_text='The citation: an http(s) URL of the paper.')),
+                ('paper_url', models.TextField(help_text='The citation: an http(s) URL of the paper.', verbose_name='paper URL')),
                 ('paper_date', models.DateField(blank=True, null=True)),
                 ('code', models.TextField(blank=True, default='')),
                 ('note', models.TextField(help_text='Where the result comes from and why it belongs here.')),
@@ -91,7 +91,8 @@ class Migration(migrations.Migration):
                 ('leaderboard', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='editor_additions', to='leaderboards.leaderboard')),
             ],
             options={
-                'verbose_name': 'added result',
+                'verbose_name': "editor's result",
+                'verbose_name_plural': "editors' results",
                 'ordering': ['leaderboard', 'added_at', 'pk'],
             },
         ),
