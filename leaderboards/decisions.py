@@ -35,10 +35,13 @@ from django.db.models.constants import OnConflict
 from django.db.models.functions import Cast, Substr
 from django.utils import timezone
 
+from leaderboards import record
 from leaderboards.format.rules import row_keys
 from leaderboards.models import (
+    ChangeKind,
     Direction,
     DirectionDecision,
+    EditorialChange,
     Leaderboard,
     Metric,
     Row,
@@ -262,6 +265,7 @@ def _decide_rows(refs, user, withheld, reason, log, new_reason):
         Row.objects.filter(pk__in=[row.pk for row in outcome.changed]).update(
             withheld=withheld, withheld_reason=reason
         )
+        record.rows_decided(outcome.changed, withheld, reason, user, now)
         for row in outcome.changed:
             row.withheld, row.withheld_reason = withheld, reason
         if log:
@@ -328,6 +332,7 @@ def set_direction(
                 outcome.changed.append(metric)
         if not outcome.changed:
             return outcome
+        before = [metric.direction for metric in outcome.changed]
         if direction is None:
             DirectionDecision.objects.filter(
                 reduce(
@@ -358,6 +363,15 @@ def set_direction(
         )
         for metric in outcome.changed:
             metric.editor_direction = direction
+        record.directions_decided(
+            [
+                (metric, was, metric.direction)
+                for metric, was in zip(outcome.changed, before, strict=True)
+            ],
+            user,
+            reason or message or "",
+            timezone.now(),
+        )
         if log:
             LogEntry.objects.log_actions(
                 user.pk,
@@ -452,6 +466,31 @@ def decide_name(name, direction, user, *, reason):
                 "change_message",
             ],
         )
+        # The public record: one entry per board, as a decision made board by board writes.
+        _insert_from(
+            EditorialChange,
+            metrics.values(
+                "leaderboard",
+                change_kind=Value(ChangeKind.DIRECTION),
+                change_subject=F("name"),
+                change_old=Value(record.UNKNOWN),
+                change_new=Value(direction),
+                change_reason=Value(reason),
+                change_at=Value(now, DateTimeField()),
+                change_by=Value(user.pk, IntegerField()),
+            ),
+            [
+                "leaderboard",
+                "kind",
+                "subject",
+                "old_value",
+                "new_value",
+                "reason",
+                "made_at",
+                "made_by",
+            ],
+        )
+        record.recount(board_ids)
         # The boards' best results follow their first metric's direction.
         earlier = Metric.objects.filter(
             leaderboard=OuterRef("leaderboard"), position__lt=OuterRef("position")

@@ -8,7 +8,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
+from leaderboards import record
 from leaderboards.models import (
+    EditorAddition,
     Leaderboard,
     Metric,
     Row,
@@ -30,7 +32,8 @@ def test_the_editors_group_may_curate_and_nothing_more(db):
     )
     assert {"change_metric", "change_row", "change_task", "change_leaderboard"} <= codenames
     assert "delete_leaderboard" not in codenames
-    assert not {c for c in codenames if c.startswith(("add_", "delete_"))}
+    # Pages and rows come from files; the one thing editors add is a cited result.
+    assert {c for c in codenames if c.startswith(("add_", "delete_"))} == {"add_editoraddition"}
     assert not {c for c in codenames if c.endswith(("_user", "_group", "_permission"))}
 
 
@@ -114,7 +117,20 @@ REGISTERED = sorted(
 
 
 @pytest.mark.parametrize("model", REGISTERED, ids=lambda model: model.__name__)
-def test_every_changelist_and_change_form_opens(model, seeded, editor_client, admin_client):
+def test_every_changelist_and_change_form_opens(model, seeded, editor, editor_client, admin_client):
+    if model is EditorAddition:
+        # The one kind editors make rather than load.
+        record.add_result(
+            EditorAddition(
+                leaderboard=seeded,
+                model="Added",
+                metrics={"AUROC": "90"},
+                paper_title="t",
+                paper_url="https://example.org/",
+                note="n",
+            ),
+            editor,
+        )
     obj = model.objects.first()
     assert obj is not None
     for client in (editor_client, admin_client):
@@ -217,6 +233,7 @@ def test_a_board_with_a_withheld_row_still_opens_and_marks_the_row(seeded, edito
 
 CHANGELIST_QUERIES = {
     "Area": 5,
+    "EditorAddition": 7,
     "Dataset": 5,
     "Leaderboard": 6,
     "Metric": 5,

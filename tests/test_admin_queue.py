@@ -8,7 +8,13 @@ from django.contrib.contenttypes.models import ContentType
 from django.urls import reverse
 
 from leaderboards import decisions
-from leaderboards.models import DirectionDecision, Leaderboard, Metric
+from leaderboards.models import (
+    ChangeKind,
+    DirectionDecision,
+    EditorialChange,
+    Leaderboard,
+    Metric,
+)
 from tests.conftest import SEED_SLUG, admin_url, scaled_page
 
 QUEUE = "admin:leaderboards_metric_directions"
@@ -265,11 +271,20 @@ def test_deciding_a_name_is_a_fixed_number_of_statements(
 ):
     load_boards(*((f"ood-{i}", 3, ["FPR95", "AUROC"]) for i in range(boards)), seed=seed_page)
     # A savepoint and its release; the locked boards; the decisions; the log;
-    # the boards where it is the first metric; the update; their figures (6).
-    outcome = decide_queries(django_assert_num_queries, editor, 13)
+    # the public record and the boards' counts of it; the boards where it is
+    # the first metric; the update; their figures (6).
+    outcome = decide_queries(django_assert_num_queries, editor, 15)
     assert (outcome.boards, outcome.rows) == (boards, 3 * boards)
     assert DirectionDecision.objects.count() == boards
     assert LogEntry.objects.count() == boards
+    changes = EditorialChange.objects.filter(kind=ChangeKind.DIRECTION, subject="FPR95")
+    assert changes.count() == boards
+    assert {(c.old_value, c.new_value, c.reason) for c in changes} == {("unknown", "lower", "r")}
+    assert set(
+        Leaderboard.objects.filter(slug__startswith="ood-").values_list(
+            "editorial_change_count", flat=True
+        )
+    ) == {1}
 
 
 @pytest.mark.parametrize("boards", [3, 30])
@@ -278,7 +293,7 @@ def test_a_name_no_board_lists_first_leaves_their_figures_alone_in_fewer_stateme
 ):
     load_boards(*((f"ood-{i}", 3, ["AUROC", "FPR95"]) for i in range(boards)), seed=seed_page)
     tops = list(Leaderboard.objects.values_list("top_model", "top_is_best"))
-    outcome = decide_queries(django_assert_num_queries, editor, 7)
+    outcome = decide_queries(django_assert_num_queries, editor, 9)
     assert outcome.boards == boards
     assert list(Leaderboard.objects.values_list("top_model", "top_is_best")) == tops
 

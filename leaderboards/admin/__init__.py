@@ -29,6 +29,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
 from leaderboards import decisions
+from leaderboards.admin import additions  # noqa: F401 (registers the added results' admin)
 from leaderboards.admin.directions import suggest_direction
 from leaderboards.admin.queue import BUSY, DirectionsQueue
 from leaderboards.models import (
@@ -846,7 +847,7 @@ class MetricValueInline(admin.TabularInline):
 class WithholdForm(forms.Form):
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
-        help_text="Kept with the rows and in the history; visitors do not see it.",
+        help_text="Shown in the public record of editorial changes, which does not name the rows.",
     )
 
 

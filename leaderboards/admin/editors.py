@@ -21,6 +21,9 @@ EDITOR_PERMISSIONS = {
     # Decisions are made through rows and metrics, and read here.
     "rowdecision": ("view",),
     "directiondecision": ("view",),
+    # Results editors add, cited, and the public record of every change.
+    "editoraddition": ("view", "add", "change"),
+    "editorialchange": ("view",),
 }
 
 

@@ -67,6 +67,7 @@ BOARD_PAGES = {
     "leaderboards:leaderboard": "slug",
     "leaderboards:leaderboard_json": "slug",
     "leaderboards:leaderboard_csv": "slug",
+    "leaderboards:leaderboard_badge": "slug",
     "api:evaluation_detail": "id",
     "api:evaluation_metrics": "id",
     "api:evaluation_metric_detail": "id",

@@ -15,7 +15,16 @@ from django.urls import reverse
 
 from leaderboards.format import derive
 from leaderboards.format.rules import ROW_COUNTERS, compact_json, n_samples
-from leaderboards.models import MetricValue, Row, RowVerification, SyntologySnapshot, UnreadableJSON
+from leaderboards.format.values import parse_metric_value
+from leaderboards.models import (
+    EditorAddition,
+    MetricValue,
+    Row,
+    RowVerification,
+    SyntologySnapshot,
+    UnreadableJSON,
+    public_name,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -93,6 +102,8 @@ class PageRow:
     extra: dict
     values: list = field(default_factory=list)  # Cells in the row's own key order
     cells: list = field(default_factory=list)  # one Cell or None per metric, page order
+    # The EditorAddition this row shows, for a result an editor added; its rank is None.
+    added: object = None
 
 
 ROW_FIELDS = (
@@ -155,7 +166,51 @@ class PageData:
                 ).values_list("row_id", "n_ran", "n_unverified", "n_pointer_only_licence")
             }
         self.withheld = leaderboard.rows.filter(withheld=True).count()
+        self.additions = self._additions()
         self._names = {metric.pk: metric.name for metric in self.metrics}
+
+    def _additions(self):
+        """The board's shown editor-added results, oldest first, as rows after the archive's.
+
+        Looked for only on boards with an editorial change: adding a result is one.
+        """
+        if not self.leaderboard.editorial_change_count:
+            return []
+        column = {metric.name: index for index, metric in enumerate(self.metrics)}
+        rows = []
+        for addition in (
+            EditorAddition.objects.filter(leaderboard=self.leaderboard, withheld=False)
+            .select_related("added_by")
+            .order_by("added_at", "pk")
+        ):
+            metrics = _readable(addition.metrics)
+            row = PageRow(
+                pk=None,
+                rank=None,
+                model=addition.model,
+                uses_additional_data=addition.uses_additional_data,
+                paper=None,
+                paper_title=addition.paper_title,
+                paper_url=addition.paper_url,
+                paper_date=addition.paper_date,
+                code=addition.code or None,
+                n_code_links=1 if addition.code else 0,
+                extra={},
+                added=addition,
+            )
+            row.cells = [None] * len(self.metrics)
+            for name, raw in metrics.items():
+                # A metric the board no longer has stays in the export, off the table.
+                if name in column:
+                    cell = Cell(None, raw, parse_metric_value(raw))
+                    row.cells[column[name]] = cell
+            rows.append(row)
+        return rows
+
+    def added_table(self):
+        """(row, cells, None) for each editor-added result, as `table()` gives the archive's."""
+        for row in self.additions:
+            yield row, row.cells, None
 
     def table(self):
         """(row, one value per metric in the page's order, verification) triples."""
@@ -302,6 +357,9 @@ class PageData:
         }
         extra = self.guard("extra", lambda: _readable(board.extra))
         page.update(extra or {})
+        if self.additions:
+            # Only when there are some: a page no editor added to exports as its file.
+            page["editor_additions"] = [addition_document(row.added) for row in self.additions]
         return page
 
     def _since_archive(self):
@@ -332,6 +390,22 @@ class PageData:
         if extras:
             block.update(_readable(snapshot.extra))
         return block
+
+
+def addition_document(addition):
+    """An editor-added result in the export's `editor_additions` (docs/format.md)."""
+    return {
+        "model": addition.model,
+        "metrics": _readable(addition.metrics),
+        "uses_additional_data": addition.uses_additional_data,
+        "paper_date": addition.paper_date.isoformat() if addition.paper_date else None,
+        "paper_url": addition.paper_url,
+        "paper_title": addition.paper_title,
+        "code": addition.code or None,
+        "note": addition.note,
+        "added_at": addition.added_at.isoformat(),
+        "added_by": public_name(addition.added_by),
+    }
 
 
 def page_json(document):

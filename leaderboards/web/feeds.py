@@ -1,13 +1,15 @@
-"""An Atom feed of the newest results, by paper date."""
+"""Atom feeds: the newest results, by paper date; the editors' changes, newest first."""
 
 from datetime import UTC, datetime, time
+from urllib.parse import urlencode
 
 from django.contrib.syndication.views import Feed
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
 from leaderboards.format.rules import paper_name
-from leaderboards.models import Row
+from leaderboards.models import EditorialChange, Leaderboard, Row
 
 ITEMS = 50
 
@@ -47,3 +49,62 @@ class NewestResultsFeed(Feed):
 
     def item_updateddate(self, row):
         return datetime.combine(row.paper_date, time(), tzinfo=UTC)
+
+
+class EditorialChangesFeed(Feed):
+    """The record of /changes/ as a feed; `?board=<slug>` keeps to one board, as the page does."""
+
+    feed_type = Atom1Feed
+
+    def get_object(self, request):
+        slug = request.GET.get("board")
+        if not slug:
+            return None
+        return get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=slug)
+
+    def title(self, board):
+        return f"Editorial changes{f' to {board}' if board else ''} · sotasite"
+
+    def subtitle(self, board):
+        return "What the site's editors changed on the leaderboards, newest first."
+
+    def link(self, board):
+        return _record_url(board)
+
+    def items(self, board):
+        entries = EditorialChange.objects.for_record()
+        if board is not None:
+            entries = entries.filter(leaderboard=board)
+        return entries[:ITEMS]
+
+    def item_title(self, entry):
+        subject = "a result, not named here" if entry.hides_content else entry.subject
+        return f"{entry.get_kind_display().capitalize()}: {subject} on {entry.leaderboard}"
+
+    def item_description(self, entry):
+        text = f"{entry.old_value or '—'} → {entry.shown_new_value or '—'}."
+        if entry.reason:
+            text += f" Reason: {entry.reason}"
+        return text
+
+    def item_link(self, entry):
+        return f"{_record_url(entry.leaderboard)}#change-{entry.pk}"
+
+    def item_guid(self, entry):
+        return f"editorial-change-{entry.pk}"
+
+    item_guid_is_permalink = False
+
+    def item_author_name(self, entry):
+        return entry.editor
+
+    def item_pubdate(self, entry):
+        return entry.made_at
+
+    def item_updateddate(self, entry):
+        return entry.made_at
+
+
+def _record_url(board):
+    url = reverse("leaderboards:changes")
+    return f"{url}?{urlencode({'board': board.slug})}" if board is not None else url

@@ -1,7 +1,7 @@
 from django.urls import path
 
-from leaderboards.web.feeds import NewestResultsFeed
-from leaderboards.web.views import catalogue, home, leaderboard, search
+from leaderboards.web.feeds import EditorialChangesFeed, NewestResultsFeed
+from leaderboards.web.views import badges, catalogue, changes, home, leaderboard, search
 
 app_name = "leaderboards"
 
@@ -9,6 +9,8 @@ urlpatterns = [
     path("sota/<slug:slug>.json", leaderboard.leaderboard_json, name="leaderboard_json"),
     path("sota/<slug:slug>.csv", leaderboard.leaderboard_csv, name="leaderboard_csv"),
     path("sota/<slug:slug>", leaderboard.leaderboard_detail, name="leaderboard"),
+    path("sota/<slug:slug>/badge.svg", badges.leaderboard_badge, name="leaderboard_badge"),
+    path("paper/<slug:slug>/badge.svg", badges.paper_badge, name="paper_badge"),
     path("area/<slug:slug>", catalogue.area_detail, name="area"),
     path("task/<slug:slug>", catalogue.task_detail, name="task"),
     path("dataset/<slug:slug>", catalogue.dataset_detail, name="dataset"),
@@ -23,4 +25,7 @@ urlpatterns = [
     path("search", search.search_page, name="search"),
     path("search/suggest", search.search_suggest, name="search_suggest"),
     path("feeds/newest.atom", NewestResultsFeed(), name="feed_newest"),
+    # Issue #13: the public record of editors' work.
+    path("changes/", changes.changes, name="changes"),
+    path("changes/feed.atom", EditorialChangesFeed(), name="changes_feed"),
 ]

@@ -167,7 +167,10 @@ def leaderboard_detail(request, slug):
         items = [item for item in items if item.row.pk in keep]
 
     sort_key, sort_index, sort_order = resolve_sort(request.GET, data.metrics)
-    ordered = sort_rows(items, sort_key, sort_index, sort_order)
+    # Results editors added are listed after the archive's rows, unranked,
+    # however the table is sorted or filtered: they were never in its order.
+    added = [TableRow(*triple) for triple in data.added_table()]
+    ordered = sort_rows(items, sort_key, sort_index, sort_order) + added
     page_obj = Paginator(ordered, ROWS_PER_PAGE).get_page(request.GET.get("page"))
     fixed, by_metric = _headers(request, data.metrics, sort_key, sort_order)
     folding = fold(everything, data.metrics, request.GET, sort_index)
@@ -199,6 +202,7 @@ def leaderboard_detail(request, slug):
             "filtered": filterset.active,
             "shown_count": len(items),
             "total_count": len(everything),
+            "added_count": len(added),
             "page_obj": page_obj,
             "fixed": fixed,
             "metric_headers": [by_metric[index] for index in folding.shown],

@@ -1,0 +1,337 @@
+"""Results editors add to a board: a form per board, a since-archive entry promoted in one click.
+
+The add form is opened for one board (`?board=<slug>`), since its value
+fields are the board's metrics. Below the form stand the board's
+since-archive entries (Syntology's results from newer papers), each with a
+"Promote" link that opens the same form filled from the entry. An added
+result is never edited afterwards: it is withheld as spam (with a reason,
+shown in the public record) or restored, like an archive row.
+"""
+
+from urllib.parse import urlencode
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.core.exceptions import ValidationError
+from django.http import HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html
+
+from leaderboards import record
+from leaderboards.models import (
+    EditorAddition,
+    EditorialChange,
+    Leaderboard,
+    SyntologySnapshot,
+    public_name,
+)
+from leaderboards.templatetags.sota import http_url
+
+VALUE_PREFIX = "value_"
+# Since-archive columns (SPEC 1, the generator's and Syntology's names) and
+# the form field each fills.
+PROMOTED = {"model": "model", "paper": "paper_title", "title": "paper_title", "code": "code"}
+
+
+class AdditionForm(forms.ModelForm):
+    """The board's metrics become one text box each, values kept as typed."""
+
+    metric_names = ()
+
+    class Meta:
+        model = EditorAddition
+        fields = [
+            "leaderboard",
+            "model",
+            "paper_title",
+            "paper_url",
+            "paper_date",
+            "code",
+            "uses_additional_data",
+            "note",
+        ]
+        widgets = {
+            "model": forms.TextInput(attrs={"size": 60}),
+            "paper_title": forms.TextInput(attrs={"size": 80}),
+            "paper_url": forms.URLInput(attrs={"size": 80}),
+            "code": forms.URLInput(attrs={"size": 80}),
+            "leaderboard": forms.HiddenInput,
+            "note": forms.Textarea(attrs={"rows": 3, "cols": 80}),
+        }
+
+    def clean_paper_url(self):
+        url = http_url(self.cleaned_data["paper_url"])
+        if not url:
+            raise ValidationError("Cite the paper with an http(s) URL.")
+        return url
+
+    def clean_code(self):
+        code = self.cleaned_data.get("code") or ""
+        if code and not http_url(code):
+            raise ValidationError("A code link is an http(s) URL, or left empty.")
+        return http_url(code)
+
+    def clean(self):
+        cleaned = super().clean()
+        values = {}
+        for index, name in enumerate(self.metric_names):
+            value = (cleaned.get(f"{VALUE_PREFIX}{index}") or "").strip()
+            if value:
+                values[name] = value
+        if not values:
+            raise ValidationError("Give the result's value for at least one metric.")
+        self.instance.metrics = values
+        return cleaned
+
+
+def value_fields(metrics):
+    return {
+        f"{VALUE_PREFIX}{index}": forms.CharField(
+            label=metric.name,
+            required=False,
+            max_length=200,
+            help_text="As the paper writes it (97.1, 97.1 ± 0.2); empty if not reported.",
+        )
+        for index, metric in enumerate(metrics)
+    }
+
+
+class RecordInline(admin.TabularInline):
+    """The added result's entries in the public record: added, withheld, restored."""
+
+    model = EditorialChange
+    fk_name = "addition"
+    fields = ["made_at", "kind", "old_value", "new_value", "reason", "editor"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    ordering = ["-pk"]
+    verbose_name_plural = "Editorial history (as the public record shows it)"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("made_by")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(EditorAddition)
+class EditorAdditionAdmin(admin.ModelAdmin):
+    form = AdditionForm
+    inlines = [RecordInline]
+    list_display = ["model", "leaderboard", "paper_title", "added_at", "added_by_name", "withheld"]
+    list_filter = ["withheld", ("added_at", admin.DateFieldListFilter)]
+    search_fields = ["model", "paper_title", "leaderboard__slug"]
+    list_select_related = ["leaderboard__task", "leaderboard__dataset", "added_by"]
+    date_hierarchy = "added_at"
+    actions = ["withhold", "restore"]
+    readonly_fields = ["board_link", "values", "added_by_name"]
+
+    @admin.display(description="added by")
+    def added_by_name(self, obj):
+        return public_name(obj.added_by)
+
+    @admin.display(description="leaderboard")
+    def board_link(self, obj):
+        board = obj.leaderboard
+        return format_html('<a href="{}">{}</a>', board.get_absolute_url(), board)
+
+    @admin.display(description="values")
+    def values(self, obj):
+        return record.describe(obj)
+
+    def view_on_site(self, obj):
+        return obj.leaderboard.get_absolute_url()
+
+    def has_delete_permission(self, request, obj=None):
+        # Removed as spam is: withheld with a reason, which the record keeps.
+        return False
+
+    # -- adding: one board at a time --------------------------------------------
+
+    def board(self, request):
+        slug = request.GET.get("board", "")
+        return Leaderboard.objects.for_page().filter(slug=slug).first() if slug else None
+
+    def add_view(self, request, form_url="", extra_context=None):
+        board = self.board(request)
+        if board is None:
+            return self.choose_board(request)
+        request.sotasite_board = board
+        context = {
+            **(extra_context or {}),
+            "board": board,
+            "promotable": self.promotable(request, board),
+        }
+        return super().add_view(request, form_url, context)
+
+    def choose_board(self, request):
+        slug = request.GET.get("board", "")
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Add a result: which leaderboard?",
+            "opts": self.model._meta,
+            "slug": slug,
+            "unknown": bool(slug),
+        }
+        return TemplateResponse(
+            request, "admin/leaderboards/editoraddition/choose_board.html", context
+        )
+
+    def get_inlines(self, request, obj):
+        # A result being added has no history yet.
+        return self.inlines if obj is not None else []
+
+    def get_fieldsets(self, request, obj=None):
+        if obj is not None:
+            return [
+                (None, {"fields": ["board_link", "model", "values", "uses_additional_data"]}),
+                ("Citation", {"fields": ["paper_title", "paper_url", "paper_date", "code"]}),
+                ("Why", {"fields": ["note", "added_at", "added_by_name"]}),
+                ("Spam", {"fields": ["withheld", "withheld_reason"]}),
+            ]
+        board = request.sotasite_board
+        return [
+            (None, {"fields": ["leaderboard", "model"]}),
+            (
+                "Values",
+                {
+                    "fields": list(value_fields(board.metrics.all())),
+                    "description": "Under the board's own metrics, exactly as the paper "
+                    "reports them; the page shows them as written.",
+                },
+            ),
+            (
+                "Citation",
+                {"fields": ["paper_title", "paper_url", "paper_date", "code"]},
+            ),
+            ("Why", {"fields": ["uses_additional_data", "note"]}),
+        ]
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return self.readonly_fields
+        # An added result stands as cited; editors withhold it, never rewrite it.
+        return [
+            *self.readonly_fields,
+            *(field.name for field in self.model._meta.concrete_fields),
+        ]
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        if obj is not None:
+            return super().get_form(request, obj, change, **kwargs)
+        metrics = list(request.sotasite_board.metrics.all())
+        form = type(
+            "BoardAdditionForm",
+            (AdditionForm,),
+            {**value_fields(metrics), "metric_names": [metric.name for metric in metrics]},
+        )
+        return super().get_form(request, obj, change, form=form, **kwargs)
+
+    def get_changeform_initial_data(self, request):
+        initial = super().get_changeform_initial_data(request)
+        initial["leaderboard"] = request.sotasite_board.pk
+        initial.pop("board", None)
+        return initial
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            if obj.leaderboard_id != request.sotasite_board.pk:
+                # The hidden board field was changed by hand: keep to the form's board.
+                obj.leaderboard = request.sotasite_board
+            record.add_result(obj, request.user)
+
+    def promotable(self, request, board):
+        """(entry's cells, link to the form filled from it) for each since-archive entry."""
+        snapshot = SyntologySnapshot.objects.current(board)
+        since = snapshot.since_archive if snapshot is not None else None
+        if not isinstance(since, dict):
+            return []
+        columns = since.get("columns") or []
+        metrics = [metric.name for metric in board.metrics.all()]
+        url = reverse("admin:leaderboards_editoraddition_add")
+        entries = [entry for entry in since.get("entries") or [] if isinstance(entry, dict)]
+        return [
+            (
+                [entry.get(name) for name in columns],
+                f"{url}?{urlencode(prefill(entry, board, metrics))}",
+            )
+            for entry in entries
+        ]
+
+    # -- removing, as spam ------------------------------------------------------
+
+    @admin.action(description="Withhold selected added results as spam…", permissions=["change"])
+    def withhold(self, request, queryset):
+        form = WithholdForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            changed = record.withhold_additions(
+                list(queryset), form.cleaned_data["reason"], request.user
+            )
+            self.message_user(request, f"{len(changed)} added results withheld.", messages.SUCCESS)
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Withhold added results as spam",
+            "opts": self.model._meta,
+            "additions": list(queryset.select_related("leaderboard__task", "leaderboard__dataset")),
+            "form": form,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/leaderboards/editoraddition/withhold.html", context)
+
+    @admin.action(description="Restore selected added results", permissions=["change"])
+    def restore(self, request, queryset):
+        changed = record.restore_additions(list(queryset), request.user)
+        self.message_user(request, f"{len(changed)} added results restored.", messages.SUCCESS)
+
+    def response_add(self, request, obj, post_url_continue=None):
+        self.message_user(
+            request,
+            format_html(
+                'The result is on <a href="{}">{}</a>, marked “added by editors”, and in the '
+                "public record.",
+                obj.leaderboard.get_absolute_url(),
+                obj.leaderboard,
+            ),
+            messages.SUCCESS,
+        )
+        return HttpResponseRedirect(
+            reverse("admin:leaderboards_editoraddition_change", args=[obj.pk])
+        )
+
+
+class WithholdForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        help_text="Shown in the public record of editorial changes; the result's content is not.",
+    )
+
+
+def prefill(entry, board, metrics):
+    """The add form's fields from a since-archive entry: what it names, as it wrote it."""
+    values = {"board": board.slug}
+    for column, field in PROMOTED.items():
+        if isinstance(entry.get(column), str) and field not in values:
+            values[field] = entry[column]
+    metric, value = entry.get("metric"), entry.get("value")
+    if metric in metrics and value is not None:
+        values[f"{VALUE_PREFIX}{metrics.index(metric)}"] = str(value)
+    url = http_url(entry.get("url"))
+    arxiv = entry.get("arxiv_id")
+    if not url and isinstance(arxiv, str) and arxiv:
+        url = f"https://arxiv.org/abs/{arxiv}"
+    if url:
+        values["paper_url"] = url
+    where = ", ".join(
+        f"{name} {entry[name]}" for name in ("arxiv_id", "table", "month") if entry.get(name)
+    )
+    values["note"] = "Promoted from Syntology's since-archive entries" + (
+        f" ({where})." if where else "."
+    )
+    return values

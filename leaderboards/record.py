@@ -1,0 +1,162 @@
+"""The public record of editors' work, and the results editors add.
+
+Every editorial change writes one EditorialChange in the transaction of the
+change itself, with the board locked (decisions.lock_boards), so /changes/
+lists exactly what was committed: rows withheld and restored, metric
+directions, results added and removed. The board's
+`editorial_change_count` is kept in the same transaction.
+
+Editor-added results (EditorAddition) live apart from the rows a load
+replaces, so no re-load touches them.
+"""
+
+from collections import Counter
+
+from django.db import transaction
+from django.db.models import Count, IntegerField, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from leaderboards.models import ChangeKind, EditorAddition, EditorialChange, Leaderboard
+from leaderboards.upkeep.cache import data_changed
+
+SHOWN, WITHHELD, UNKNOWN = "shown", "withheld", "unknown"
+
+
+def rows_decided(rows, withheld, reason, user, now):
+    """Archive rows withheld or restored. Call inside the decision's transaction.
+
+    The entries name no model and no value: the record shows a withheld row
+    by its reason only.
+    """
+    _write(
+        EditorialChange(
+            leaderboard_id=row.leaderboard_id,
+            kind=ChangeKind.ROW_WITHHELD if withheld else ChangeKind.ROW_RESTORED,
+            old_value=SHOWN if withheld else WITHHELD,
+            new_value=WITHHELD if withheld else SHOWN,
+            reason=reason,
+            made_at=now,
+            made_by=user,
+        )
+        for row in rows
+    )
+
+
+def directions_decided(changes, user, reason, now):
+    """(metric, direction shown before, direction shown now) triples; inside the transaction."""
+    _write(
+        EditorialChange(
+            leaderboard_id=metric.leaderboard_id,
+            kind=ChangeKind.DIRECTION,
+            subject=metric.name,
+            old_value=before or UNKNOWN,
+            new_value=after or UNKNOWN,
+            reason=reason,
+            made_at=now,
+            made_by=user,
+        )
+        for metric, before, after in changes
+    )
+
+
+def _write(entries):
+    entries = EditorialChange.objects.bulk_create(list(entries))
+    recount(Counter(entry.leaderboard_id for entry in entries))
+    return entries
+
+
+def recount(boards):
+    """Each board's count from its entries: one statement, however many boards."""
+    if not boards:
+        return
+    counted = (
+        EditorialChange.objects.filter(leaderboard=OuterRef("pk"))
+        .order_by()
+        .values("leaderboard")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    Leaderboard.objects.filter(pk__in=list(boards)).update(
+        editorial_change_count=Coalesce(Subquery(counted, output_field=IntegerField()), 0)
+    )
+
+
+def add_result(addition, user):
+    """Put an editor's result on its board, with its entry in the record."""
+    with transaction.atomic():
+        _lock([addition.leaderboard_id])
+        addition.added_at = timezone.now()
+        addition.added_by = user
+        addition.withheld, addition.withheld_reason = False, ""
+        addition.save()
+        _write(
+            [
+                EditorialChange(
+                    leaderboard_id=addition.leaderboard_id,
+                    kind=ChangeKind.ADDED,
+                    subject=addition.model,
+                    new_value=describe(addition),
+                    reason=addition.note,
+                    addition=addition,
+                    made_at=addition.added_at,
+                    made_by=user,
+                )
+            ]
+        )
+        data_changed(boards=[addition.leaderboard_id])
+    return addition
+
+
+def describe(addition):
+    """An added result's values as the record shows them: `AUROC 97.1, FPR95 12.3`."""
+    return ", ".join(f"{name} {value}" for name, value in addition.metrics.items())
+
+
+def withhold_additions(additions, reason, user):
+    """Withhold added results as spam; returns those it changed."""
+    if not reason:
+        raise ValueError("a withheld result needs a reason")
+    return _decide_additions(additions, True, reason, user)
+
+
+def restore_additions(additions, user):
+    return _decide_additions(additions, False, "", user)
+
+
+def _decide_additions(additions, withheld, reason, user):
+    with transaction.atomic():
+        _lock({addition.leaderboard_id for addition in additions})
+        # Read again under the lock: another editor may have acted meanwhile.
+        changed = list(
+            EditorAddition.objects.filter(pk__in=[addition.pk for addition in additions])
+            .exclude(withheld=withheld)
+            .order_by("pk")
+        )
+        if not changed:
+            return []
+        EditorAddition.objects.filter(pk__in=[addition.pk for addition in changed]).update(
+            withheld=withheld, withheld_reason=reason
+        )
+        now = timezone.now()
+        _write(
+            EditorialChange(
+                leaderboard_id=addition.leaderboard_id,
+                kind=ChangeKind.ADDED_WITHHELD if withheld else ChangeKind.ADDED_RESTORED,
+                subject=addition.model,
+                old_value=SHOWN if withheld else WITHHELD,
+                new_value=WITHHELD if withheld else SHOWN,
+                reason=reason,
+                addition=addition,
+                made_at=now,
+                made_by=user,
+            )
+            for addition in changed
+        )
+        data_changed(boards=sorted({addition.leaderboard_id for addition in changed}))
+    return changed
+
+
+def _lock(board_ids):
+    # decisions.lock_boards, which imports this module: the same lock, in the same order.
+    list(Leaderboard.objects.filter(pk__in=set(board_ids)).locked().values_list("pk", flat=True))
