@@ -28,7 +28,7 @@ ARCHIVE = "Papers with Code leaderboard page, scraped (evaluation-table-data), C
 RANK_NOTE = "the scraped page's rank order; not re-ranked"
 VALUES_NOTE = "the page's strings, untouched"
 DIRECTION_NOTE = (
-    "the scraped page records no direction; null = unknown, the chart draws points only"
+    "the scraped page records no direction, so the chart draws points only until an editor sets one"
 )
 FILE_PREFIX = "pwc-sota-page_"
 # The scrape writes a paper's date as a midnight timestamp; anything else is not

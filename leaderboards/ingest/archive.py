@@ -37,7 +37,9 @@ from leaderboards.models import Dataset, Leaderboard, Paper, Task
 ARCHIVE = "Papers with Code (evaluation-tables.json), CC BY-SA 4.0"
 RANK_NOTE = "the archive's row order at snapshot; not re-ranked"
 VALUES_NOTE = "the archive's strings, untouched"
-DIRECTION_NOTE = "the archive records no direction; null = unknown, the chart draws points only"
+DIRECTION_NOTE = (
+    "the archive records no direction, so the chart draws points only until an editor sets one"
+)
 SLUG_LIMIT = 200
 PAPER_SLUG_LIMIT = 50
 
