@@ -57,6 +57,7 @@ PAGES = {
     "area-list": "/area/",
     "area": "/area/computer-vision",
     "search": "/search?q=image",
+    "changes": "/changes/",
     "not-found": "/no-such-page",
     "api-docs": "/api/v1/docs",
 }
