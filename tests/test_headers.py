@@ -106,8 +106,12 @@ def test_https_pages_carry_hsts_under_production_values(seeded, client, settings
     )
 
 
-# An inline <script>, a <style> block or a style="" / on...="" attribute.
-INLINE = re.compile(r"<script(?![^>]*\ssrc=)[^>]*>|<style[\s>]|\sstyle=|\son[a-z]+=", re.I)
+# An inline <script>, a <style> block or a style="" / on...="" attribute. A JSON data
+# block (<script type="application/json">, the API docs' settings) is never run.
+INLINE = re.compile(
+    r"<script(?![^>]*\s(?:src=|type=\"application/json\"))[^>]*>|<style[\s>]|\sstyle=|\son[a-z]+=",
+    re.I,
+)
 
 
 def test_templates_hold_no_inline_script_or_style():

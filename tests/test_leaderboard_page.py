@@ -236,7 +236,9 @@ def test_chart_plots_the_first_metric_by_default_with_points_only_when_direction
     chart = section(html, "chart")
     assert '<figure class="chart">' in chart
     assert chart.count("<circle ") == 21  # MOOD has no FPR95
-    assert 'tabindex="0"' not in chart  # no records, so nothing in the chart to tab to
+    # No records, so no point to tab to; only the plot's scroller takes focus.
+    assert not re.search(r'<g class="point[^>]*tabindex', chart)
+    assert chart.count('tabindex="0"') == 1
     assert 'class="frontier"' not in chart
     assert "record" not in re.sub(r"<figcaption>.*", "", chart, flags=re.S)
     assert "Points only: the direction of FPR95 is unknown" in chart

@@ -87,6 +87,9 @@ def when(value):
             )
         except ValueError:
             return None
+    elif isinstance(value, datetime.datetime) and value.tzinfo is not None:
+        # A stored moment, not a file's string: machine and human forms both in UTC.
+        machine = value.astimezone(datetime.UTC).isoformat()
     elif isinstance(value, datetime.date):
         machine = value.isoformat()
     else:
