@@ -147,12 +147,37 @@ def _chart(chosen, metrics, items):
     return metric, build_chart(metric.name, metric.direction, chart_points(items, index))
 
 
+def _filterset(request, data):
+    rows = Row.objects.filter(leaderboard=data.leaderboard).shown()
+    return RowFilter(request.GET or None, queryset=rows, snapshot=data.snapshot)
+
+
+@dataclass(slots=True)
+class Selection:
+    """The rows a query string picks, so the page and its CSV show the same ones."""
+
+    everything: list  # every shown row, archive order
+    matched: list  # those the filters keep, archive order
+    sort: tuple  # (key, metric index, order), as resolve_sort gives it
+    ordered: list  # matched, sorted
+
+    @classmethod
+    def of(cls, request, data, filterset):
+        """`filterset` must be valid (or unbound)."""
+        everything = [TableRow(*triple) for triple in data.table()]
+        matched = everything
+        if filterset.active:
+            keep = set(filterset.qs.values_list("pk", flat=True))
+            matched = [item for item in everything if item.row.pk in keep]
+        sort = resolve_sort(request.GET, data.metrics)
+        return cls(everything, matched, sort, sort_rows(matched, *sort))
+
+
 @consistent_read
 def leaderboard_detail(request, slug):
     data = _page_data(slug, row_extras=False)
     board = data.leaderboard
-    rows = Row.objects.filter(leaderboard=board).shown()
-    filterset = RowFilter(request.GET or None, queryset=rows, snapshot=data.snapshot)
+    filterset = _filterset(request, data)
     if filterset.is_bound and not filterset.is_valid():
         return render(
             request,
@@ -160,17 +185,13 @@ def leaderboard_detail(request, slug):
             {"leaderboard": board, "errors": filterset.errors},
             status=400,
         )
-    everything = [TableRow(*triple) for triple in data.table()]
-    items = everything
-    if filterset.active:
-        keep = set(filterset.qs.values_list("pk", flat=True))
-        items = [item for item in items if item.row.pk in keep]
-
-    sort_key, sort_index, sort_order = resolve_sort(request.GET, data.metrics)
+    chosen = Selection.of(request, data, filterset)
+    everything, items = chosen.everything, chosen.matched
+    sort_key, sort_index, sort_order = chosen.sort
     # Results editors added are listed after the archive's rows, unranked,
     # however the table is sorted or filtered: they were never in its order.
     added = [TableRow(*triple) for triple in data.added_table()]
-    ordered = sort_rows(items, sort_key, sort_index, sort_order) + added
+    ordered = chosen.ordered + added
     page_obj = Paginator(ordered, ROWS_PER_PAGE).get_page(request.GET.get("page"))
     fixed, by_metric = _headers(request, data.metrics, sort_key, sort_order)
     folding = fold(everything, data.metrics, request.GET, sort_index)
@@ -266,18 +287,12 @@ def leaderboard_csv(request, slug):
     that read this.
     """
     data = _page_data(slug, row_extras=False)
-    rows = Row.objects.filter(leaderboard=data.leaderboard).shown()
-    filterset = RowFilter(request.GET or None, queryset=rows, snapshot=data.snapshot)
+    filterset = _filterset(request, data)
     if filterset.is_bound and not filterset.is_valid():
         return HttpResponse(
             _bad_filter_text(filterset.errors), content_type="text/plain; charset=utf-8", status=400
         )
-    items = [TableRow(*triple) for triple in data.table()]
-    if filterset.active:
-        keep = set(filterset.qs.values_list("pk", flat=True))
-        items = [item for item in items if item.row.pk in keep]
-    sort_key, sort_index, sort_order = resolve_sort(request.GET, data.metrics)
-    shown = [item.row for item in sort_rows(items, sort_key, sort_index, sort_order)]
+    shown = [item.row for item in Selection.of(request, data, filterset).ordered]
     out = io.StringIO()
     page_csv(data, out, shown)
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
