@@ -10,7 +10,7 @@ from django.db import DatabaseError, connection
 
 from leaderboards.ingest import writer
 from leaderboards.ingest.loader import Loader
-from leaderboards.models import Leaderboard, MetricValue, Row, UpkeepPending
+from leaderboards.models import Leaderboard, MetricValue, Row, SearchEntry, UpkeepPending
 from leaderboards.upkeep import search
 from leaderboards.upkeep.cache import versions
 from tests.conftest import ROOT, child_env, scaled_page
@@ -339,6 +339,11 @@ FROM pg_stat_user_tables WHERE relname = ANY(%s)
 """
 
 
+VACUUMED = """
+SELECT last_vacuum IS NOT NULL, n_dead_tup FROM pg_stat_user_tables WHERE relname = %s
+"""
+
+
 def test_a_load_on_postgresql_leaves_nothing_for_autovacuum_to_analyze(
     child_database_url, tmp_path, seed_page
 ):
@@ -352,12 +357,24 @@ def test_a_load_on_postgresql_leaves_nothing_for_autovacuum_to_analyze(
     result = child(child_database_url, "manage.py", "load_seeds", str(folder))
     assert result.returncode == 0, result.stderr
 
+    # A second load (one more board) rewrites the search entries whole: their old
+    # rows are vacuumed away, not left for every search to read past.
+    more = tmp_path / "more"
+    more.mkdir()
+    page = scaled_page(seed_page, 3)
+    page["url"] = "/sota/one-more-board"
+    (more / "one-more-board.json").write_text(json.dumps(page))
+    result = child(child_database_url, "manage.py", "load_seeds", str(more))
+    assert result.returncode == 0, result.stderr
+
     tables = [model._meta.db_table for model in (Leaderboard, Row, MetricValue)]
     with psycopg.connect(child_database_url.replace("postgres://", "postgresql://")) as db:
         found = {name: rest for name, *rest in db.execute(ANALYZED, [tables])}
+        vacuumed = db.execute(VACUUMED, [SearchEntry._meta.db_table]).fetchone()
+    assert vacuumed == (True, 0)
     assert found == {
-        "leaderboards_leaderboard": [True, 0, BOARDS],
-        "leaderboards_row": [True, 0, BOARDS * 3],
+        "leaderboards_leaderboard": [True, 0, BOARDS + 1],
+        "leaderboards_row": [True, 0, (BOARDS + 1) * 3],
         "leaderboards_metricvalue": [True, 0, found["leaderboards_metricvalue"][2]],
     }
     assert found["leaderboards_metricvalue"][2] > 0

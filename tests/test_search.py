@@ -9,6 +9,7 @@ from html import unescape
 
 import pytest
 from django.db import connection
+from django.db.models.expressions import RawSQL
 from django.urls import reverse
 
 from leaderboards.models import SearchEntry
@@ -44,6 +45,22 @@ def test_the_search_goes_through_that_index(seeded):
         plan = search._matching(["out", "distribution"]).explain()
     expected = "search_entry_name_vector_idx" if connection.vendor == "postgresql" else "VIRTUAL"
     assert expected in plan
+
+
+@pytest.mark.skipif("connection.vendor != 'postgresql'")
+def test_short_words_read_whole_find_what_prefixes_find(seeded):
+    """PostgreSQL looks up a word of one or two letters whole, among each word's
+    first letters (migration 0014): the same entries as reading it as a prefix."""
+    plain = (
+        f"SELECT id FROM {SearchEntry._meta.db_table} "
+        "WHERE to_tsvector('simple', name) @@ to_tsquery('simple', %s)"
+    )
+    for query in ["o", "ou", "o d", "b 16", "vi b", "n", "ne", "im c", "e", "1k", "x"]:
+        words = search.terms(query)
+        assert any(len(word) <= search.INITIALS for word in words), query
+        prefixes = " & ".join(f"{word}:*" for word in words)
+        expected = SearchEntry.objects.filter(pk__in=RawSQL(plain, [prefixes]))
+        assert set(search._matching(words)) == set(expected), query
 
 
 def test_one_search_finds_task_dataset_board_papers_and_models(seeded):

@@ -2,9 +2,10 @@
 
 import pytest
 from django.core.cache import caches
-from django.db import connection
+from django.db.models.functions import Length
 from django.urls import reverse
 
+from leaderboards.models import Leaderboard, SearchEntry
 from leaderboards.upkeep import search
 from leaderboards.upkeep.cache import PAGE_CACHE
 from leaderboards.web.views.search import MAX_SUGGESTIONS
@@ -52,9 +53,8 @@ def test_suggestions_cost_a_query_or_two_and_nothing_without_a_word(
     for query in ["ou", "out of d"]:
         with django_assert_num_queries(1):
             assert suggest(client, query)
-    # Any other is searched after that look-up; SQLite first counts the matches, up
-    # to search.BROAD_MATCHES, to choose how to rank.
-    with django_assert_num_queries(3 if connection.vendor == "sqlite" else 2):
+    # Any other is searched after that look-up, in one more query.
+    with django_assert_num_queries(2):
         assert suggest(client, "imagen")
     with django_assert_num_queries(0):
         assert suggest(client, "  -- ") == []
@@ -169,20 +169,41 @@ def test_suggestions_are_the_first_of_what_search_shows(react_boards, per_kind):
         assert first_of_each_kind(search.suggest(query, per_kind), per_kind) == shown, query
 
 
-@pytest.mark.skipif("connection.vendor != 'sqlite'")
+def test_entries_are_numbered_in_the_search_order_of_their_kind(react_boards):
+    """What lets a kind's first matching ids be its first suggestions."""
+    for kind in search.SearchKind.values:
+        ids = list(
+            SearchEntry.objects.filter(kind=kind)
+            .order_by(Length("name"), "name", "pk")
+            .values_list("pk", flat=True)
+        )
+        start, end = search._span(kind)
+        assert ids == sorted(ids) and start <= ids[0] and ids[-1] <= end, kind
+
+
 @pytest.mark.parametrize("per_kind", [1, 3])
-def test_walking_names_shortest_first_ranks_as_sorting_every_match(
-    react_boards, monkeypatch, per_kind
+def test_models_re_indexed_out_of_order_are_still_suggested_in_order(
+    react_boards, editor, monkeypatch, per_kind
 ):
-    """What SQLite does for a broad query (a letter or two at PwC size), made to run here."""
-    monkeypatch.setattr(search, "BROAD_MATCHES", 1)
-    assert first_of_each_kind(search.suggest("ReAct Detection", 1), 1)[0] == (
-        "task",
-        ["ReAct Detection"],
-    )
-    for query in QUERIES:
+    """An editor's withhold and restore number a board's models after every other
+    entry; the lists are bypassed so the numbered order alone answers."""
+    from leaderboards import decisions
+
+    board = Leaderboard.objects.get(slug=SEED_SLUG)
+    row = board.rows.get(model="NPOS")
+    ref = [decisions.row_ref(board.pk, row.key, row.model)]
+    decisions.withhold(ref, "Spam", editor)
+    decisions.restore(ref, editor)
+    restored = SearchEntry.objects.get(kind="model", name="NPOS", slug=SEED_SLUG)
+    assert restored.pk >= search.UNORDERED
+    monkeypatch.setattr(search, "_listed", lambda *args: None)
+    for query in [*QUERIES, "n", "np", "NPOS"]:
         shown = first_of_each_kind(search.search(query, per_kind=per_kind), per_kind)
         assert first_of_each_kind(search.suggest(query, per_kind), per_kind) == shown, query
+    # Every board's NPOS, the restored one last (ties go by id), as search() has them.
+    everyone = search.suggest("np", 8)["model"]
+    assert [e.pk for e in everyone] == [e.pk for e in search.search("np", per_kind=8)["model"][1]]
+    assert everyone[-1] == restored and len(everyone) == 4
 
 
 @pytest.mark.parametrize("per_kind", [1, 2])

@@ -1,10 +1,11 @@
 """The site search: one function over tasks, datasets, leaderboards, papers and models.
 
 Names are copied into SearchEntry by refresh_index() after each load; each
-database matches them with its own full-text engine (PostgreSQL: to_tsvector
-over a GIN expression index; SQLite: an FTS5 table), chosen by the connection
-in use. Both split "out-of-distribution" into its words and match every word
-of the query as a prefix, so the two backends find the same entries.
+database matches them with its own full-text engine (PostgreSQL: to_tsvector,
+with each word's first letters, over a GIN expression index; SQLite: an FTS5
+table), chosen by the connection in use. Both split "out-of-distribution" into
+its words and match every word of the query as a prefix, so the two backends
+find the same entries.
 """
 
 import re
@@ -12,7 +13,7 @@ import unicodedata
 from collections import Counter, defaultdict
 
 from django.contrib.postgres.fields import ArrayField
-from django.contrib.postgres.search import SearchQuery, SearchVector
+from django.contrib.postgres.search import SearchQuery, SearchVector, SearchVectorField
 from django.db import connection, transaction
 from django.db.models import (
     Case,
@@ -52,16 +53,27 @@ def terms(query):
     return WORD.findall(query[:MAX_QUERY_LENGTH].lower())[:MAX_TERMS]
 
 
+def _words():
+    """The name's words as PostgreSQL's full-text engine makes them."""
+    return SearchVector("name", config="simple")
+
+
+# A word of up to this many letters is looked up whole on PostgreSQL: the index
+# lists each word's first letter and first two letters as words of their own
+# (migration 0014), so "c" is one posting list, not the union of every word
+# that begins with c. SQLite's FTS5 table keeps prefix indexes of the same lengths.
+INITIALS = 2
+
+
 def _vector():
     # The same expression as the migration's GIN index, so it is used.
-    return SearchVector("name", config="simple")
+    return Func(F("name"), function="sotasite_search_vector", output_field=SearchVectorField())
 
 
 def _matching(words):
     if connection.vendor == "postgresql":
-        tsquery = " & ".join(f"{word}:*" for word in words)
-        return SearchEntry.objects.annotate(vector=_vector()).filter(
-            vector=SearchQuery(tsquery, config="simple", search_type="raw")
+        return SearchEntry.objects.alias(vector=_vector()).filter(
+            vector=SearchQuery(_engine_query(words), config="simple", search_type="raw")
         )
     return SearchEntry.objects.filter(pk__in=RawSQL(_FTS_ROWIDS, [_fts_query(words)]))
 
@@ -71,6 +83,13 @@ _FTS_ROWIDS = f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH %s"
 
 def _fts_query(words):
     return " ".join(f'"{word}"*' for word in words)
+
+
+def _engine_query(words):
+    """The query as the database's engine reads it: every word a prefix."""
+    if connection.vendor == "postgresql":
+        return " & ".join(word if len(word) <= INITIALS else f"{word}:*" for word in words)
+    return _fts_query(words)
 
 
 DEFAULT_PER_KIND = 10
@@ -122,19 +141,14 @@ def search(query, per_kind=DEFAULT_PER_KIND):
     return _in_kind_order(found)
 
 
-# Past this many matches, sorting them all to show a few costs more than walking
-# each kind's names shortest first until enough match (SQLite, PwC size: the two
-# cost the same near 6,000 matches; "d" matches 38,000 names, "resnet" 4,000).
-BROAD_MATCHES = 5000
-
-
 def suggest(query, per_kind):
     """The first `per_kind` entries of each kind that search() shows: {kind: [entries]}.
 
     What the search box offers while a word is half typed, without totals. A
     query of a letter or two matches a large part of the archive: those are
-    read from SearchPrefix; on SQLite other broad queries walk
-    search_entry_kind_length_idx in the search's order instead of sorting.
+    read from SearchPrefix; other queries take each kind's first matching ids,
+    which are the search's order (see `KIND_SPAN`), instead of sorting every
+    match.
     """
     words = terms(query)
     if not words:
@@ -144,11 +158,11 @@ def suggest(query, per_kind):
         listed = _listed(words, exact, per_kind)
         if listed is not None:
             return _in_kind_order(listed)
-    if connection.vendor == "sqlite" and _matches_at_least(words, BROAD_MATCHES):
-        return _in_kind_order(_walked(words, exact, per_kind))
     found = {}
-    for entry in _ranked(words, exact, per_kind, totals=False):
-        found.setdefault(entry.kind, []).append(entry)
+    for entry in _first_in_order(words, exact, per_kind):
+        shown = found.setdefault(entry.kind, [])
+        if len(shown) < per_kind:
+            shown.append(entry)
     return _in_kind_order(found)
 
 
@@ -217,52 +231,87 @@ def _has_every_word(have, words):
     return all(any(word.startswith(typed) for word in have) for typed in words)
 
 
-def _matches_at_least(words, count):
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT count(*) FROM ({_FTS_ROWIDS} LIMIT %s)", [_fts_query(words), count])
-        return cursor.fetchone()[0] >= count
+# An entry's id is its place in the search's order within its kind: refresh_index()
+# numbers kind number k (SearchKind order) from KIND_SPAN * (k + 1), shortest
+# name first, then by name. A kind's first matches for any query are then the
+# first ids the full-text engine finds in its span, so a query matching half
+# the archive stops after a few ids instead of sorting every match. Entries
+# re-indexed between loads (refresh_models) are numbered from UNORDERED on.
+KIND_SPAN = 10**12
+UNORDERED = KIND_SPAN * (len(SearchKind.values) + 1)
 
 
-def _walked(words, exact, per_kind):
-    """search()'s first entries of each kind, found by walking names shortest first.
+def _span(kind):
+    start = KIND_SPAN * (SearchKind.values.index(kind) + 1)
+    return start, start + KIND_SPAN - 1
 
-    An exact match has the query's own length, so a kind's candidates are its
-    names of that length equal to the query, and its first `per_kind` matches in
-    (length, name, id) order; sorted as _ranked() sorts, the first of those are
-    its. `name LIKE` without wildcards is Django's iexact on SQLite.
+
+def _candidates(words, exact, per_kind):
+    """The ids that can be a kind's first `per_kind`: its first matching ids in its
+    span, every match numbered out of order, and every name equal to the query
+    (which goes first whatever its place). SQL and params, one statement."""
+    table = SearchEntry._meta.db_table
+    query = _engine_query(words)
+    if connection.vendor == "postgresql":
+        # The GIN index finds every match at once (walking a kind's ids in order
+        # instead would read the whole kind when few of them match); each kind's
+        # first ids are then a cheap sort of integers, not of names.
+        match = "sotasite_search_vector(name) @@ to_tsquery('simple', %s)"
+        branches = [
+            f"WITH matched AS MATERIALIZED (SELECT id FROM {table} WHERE {match}) "
+            "SELECT id FROM matched WHERE id >= %s"
+        ]
+        params = [query, UNORDERED]
+        first = "(SELECT id FROM matched WHERE id BETWEEN %s AND %s ORDER BY id LIMIT %s)"
+        for kind in SearchKind.values:
+            branches.append(first)
+            params += [*_span(kind), per_kind]
+        # search_entry_kind_upper_idx (migration 0014) finds it whatever its length.
+        branches.append(f"SELECT id FROM {table} WHERE kind = ANY(%s) AND upper(name) = upper(%s)")
+        params += [list(SearchKind.values), exact]
+        return " UNION ALL ".join(branches), params
+    # FTS5 reads its prefix index in rowid order and stops at the limit.
+    branches, params = [f"{_FTS_ROWIDS} AND rowid >= %s"], [query, UNORDERED]
+    first = f"SELECT * FROM ({_FTS_ROWIDS} AND rowid BETWEEN %s AND %s ORDER BY rowid LIMIT %s)"
+    # Django's iexact on SQLite is LIKE without wildcards.
+    named = (
+        f"SELECT id FROM {table} INDEXED BY search_entry_kind_length_idx "
+        "WHERE kind = %s AND length(name) = %s AND name LIKE %s ESCAPE '\\'"
+    )
+    like = connection.ops.prep_for_like_query(exact)
+    for kind in SearchKind.values:
+        branches += [first, named]
+        params += [query, *_span(kind), per_kind, kind, len(exact), like]
+    return " UNION ALL ".join(branches), params
+
+
+def _first_in_order(words, exact, per_kind):
+    """The candidates' entries in the search's order: the first `per_kind` of
+    each kind are search()'s. One query."""
+    return (
+        SearchEntry.objects.filter(pk__in=RawSQL(*_candidates(words, exact, per_kind)))
+        .annotate(
+            exact=Case(When(name__iexact=exact, then=Value(0)), default=Value(1)),
+            name_length=Length("name"),
+        )
+        .order_by("exact", "name_length", "name", "pk")
+    )
+
+
+def _insert(kind, select, params=(), first=None):
+    """Copy names into the entries table with one INSERT ... SELECT, numbered in
+    the search's order from `first` (the kind's span unless given).
+
+    `select` gives the columns name, slug and context.
     """
     table = SearchEntry._meta.db_table
-    like = connection.ops.prep_for_like_query(exact)
-    walk = f"SELECT id FROM {table} INDEXED BY search_entry_kind_length_idx WHERE kind = %s"
-    branches, params = [], [like, _fts_query(words)]
-    for kind in SearchKind.values:
-        branches += [
-            f"SELECT * FROM ({walk} AND id IN matched ORDER BY length(name), name, id LIMIT %s)",
-            # A name equal to the query matches it: no need to look in `matched`.
-            f"SELECT * FROM ({walk} AND length(name) = %s AND name LIKE %s ESCAPE '\\')",
-        ]
-        params += [kind, per_kind, kind, len(exact), like]
-    candidates = SearchEntry.objects.raw(
-        f"SELECT id, kind, name, slug, context, name LIKE %s ESCAPE '\\' AS exact FROM {table} "
-        f"WHERE id IN (WITH matched AS MATERIALIZED ({_FTS_ROWIDS}) "
-        f"{' UNION ALL '.join(branches)})",
-        params,
-    )
-    found = {}
-    for entry in sorted(candidates, key=lambda e: (not e.exact, len(e.name), e.name, e.pk)):
-        shown = found.setdefault(entry.kind, [])
-        if len(shown) < per_kind:
-            shown.append(entry)
-    return found
-
-
-def _insert(kind, select, params=()):
-    """Copy names into the entries table with one INSERT ... SELECT."""
-    table = SearchEntry._meta.db_table
+    start = _span(kind)[0] if first is None else first
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {table} (kind, name, slug, context) {select}",
-            [kind, *params],
+            f"INSERT INTO {table} (id, kind, name, slug, context) "
+            "SELECT %s + ROW_NUMBER() OVER (ORDER BY length(name), name), %s, name, slug, context "
+            f"FROM ({select}) found",
+            [start - 1, kind, *params],
         )
 
 
@@ -286,7 +335,7 @@ def _words_in_search_order():
     """
     ordered = SearchEntry.objects.order_by("kind", Length("name"), "name", "pk")
     if connection.vendor == "postgresql":
-        words = Func(_vector(), function="tsvector_to_array", output_field=ArrayField(TextField()))
+        words = Func(_words(), function="tsvector_to_array", output_field=ArrayField(TextField()))
         return list(ordered.annotate(words=words).values_list("pk", "kind", "words"))
     with connection.cursor() as cursor:
         cursor.execute(
@@ -376,7 +425,8 @@ def _prefixes_a_name_may_begin(names):
 BOARD_NAME = "t.name || ' on ' || d.name"
 # Every shown row's model name, once per board.
 _MODELS_SQL = (
-    f"SELECT DISTINCT %s, r.model, b.slug, {BOARD_NAME} FROM {Row._meta.db_table} r "
+    f"SELECT DISTINCT r.model AS name, b.slug AS slug, {BOARD_NAME} AS context "
+    f"FROM {Row._meta.db_table} r "
     f"JOIN {Leaderboard._meta.db_table} b ON b.id = r.leaderboard_id "
     f"JOIN {Task._meta.db_table} t ON t.id = b.task_id "
     f"JOIN {Dataset._meta.db_table} d ON d.id = b.dataset_id "
@@ -422,7 +472,10 @@ def refresh_models(boards):
             cursor.execute(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, name) {leaving}", params)
         _forget(cursor, stale)
         cursor.execute(f"DELETE {mine}", params)
-        _insert(SearchKind.MODEL, f"{_MODELS_SQL} AND b.slug IN ({marks})", slugs)
+        # Out of the search's order: numbered after every entry refresh_index() placed.
+        cursor.execute(f"SELECT max(id) FROM {table}")
+        first = max(cursor.fetchone()[0] or 0, UNORDERED - 1) + 1
+        _insert(SearchKind.MODEL, f"{_MODELS_SQL} AND b.slug IN ({marks})", slugs, first)
         stale = _prefixes_a_name_may_begin(entries.values_list("name", flat=True))
         _forget(cursor, stale)
         if sqlite:
@@ -439,14 +492,17 @@ def refresh_index():
             _one_writer_at_a_time(cursor)
             cursor.execute(f"DELETE FROM {SearchPrefix._meta.db_table}")
             cursor.execute(f"DELETE FROM {SearchEntry._meta.db_table}")
-        _insert(SearchKind.TASK, f"SELECT %s, name, slug, '' FROM {task}")
-        _insert(SearchKind.DATASET, f"SELECT %s, name, slug, full_name FROM {dataset}")
+        _insert(SearchKind.TASK, f"SELECT name, slug, '' AS context FROM {task}")
+        _insert(SearchKind.DATASET, f"SELECT name, slug, full_name AS context FROM {dataset}")
         _insert(
             SearchKind.LEADERBOARD,
-            f"SELECT %s, {BOARD_NAME}, b.slug, '' FROM {board} b "
+            f"SELECT {BOARD_NAME} AS name, b.slug, '' AS context FROM {board} b "
             f"JOIN {task} t ON t.id = b.task_id JOIN {dataset} d ON d.id = b.dataset_id",
         )
-        _insert(SearchKind.PAPER, f"SELECT %s, title, slug, '' FROM {paper} WHERE title <> ''")
+        _insert(
+            SearchKind.PAPER,
+            f"SELECT title AS name, slug, '' AS context FROM {paper} WHERE title <> ''",
+        )
         _insert(SearchKind.MODEL, _MODELS_SQL)
         with connection.cursor() as cursor:
             if connection.vendor == "sqlite":

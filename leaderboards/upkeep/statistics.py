@@ -10,11 +10,24 @@ value) and 30 ms after ANALYZE.
 
 from django.db import connections
 
+from leaderboards.models import SearchEntry, SearchPrefix
+
+# The end of a load deletes and writes again every row of these. On PostgreSQL the
+# old rows stay in the table and its indexes until a VACUUM, and every search
+# reads past them: without autovacuum, one load doubled the search entries' pages
+# and a suggestion's index scan went from 2 ms to 12 ms.
+REWRITTEN = [SearchEntry, SearchPrefix]
+
 
 def refresh_statistics(using="default"):
     connection = connections[using]
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
+            # VACUUM cannot run inside a transaction: a load's end runs outside
+            # one, a test's load inside one (its rows are rolled back anyway).
+            if not connection.in_atomic_block:
+                for model in REWRITTEN:
+                    cursor.execute(f"VACUUM {connection.ops.quote_name(model._meta.db_table)}")
             # This session's counts of rows written reach the server's statistics
             # at most once a second; sent now, before ANALYZE resets them, they do
             # not arrive after it and make autovacuum analyze the tables again.
