@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/cache.py [--boards 15000] [--sample 1000]
     .venv/bin/python bench/cache.py --db /path/to/loaded.sqlite3   # reuse (and change) a loaded set
+    .venv/bin/python bench/cache.py --db postgres://postgres@127.0.0.1:5432/loaded  # or PostgreSQL
     .venv/bin/python bench/cache.py --redis redis://127.0.0.1:6379/3  # the shared cache
 
 Builds the synthetic set as `bench/lists.py` does (or reuses a loaded SQLite
@@ -45,7 +46,7 @@ def board_pages(slug):
 
 
 def measure(db, sample, redis_url, seed):
-    os.environ["DATABASE_URL"] = f"sqlite:///{db}"
+    os.environ["DATABASE_URL"] = db if "://" in str(db) else f"sqlite:///{db}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sotasite.settings")
     os.environ["SOTASITE_PAGE_CACHE"] = "1"
     if redis_url:
@@ -126,7 +127,7 @@ def main():
     parser.add_argument("--boards", type=int, default=15000)
     parser.add_argument("--seed", default="1")
     parser.add_argument("--sample", type=int, default=1000)
-    parser.add_argument("--db", type=Path, help="an already loaded SQLite database")
+    parser.add_argument("--db", help="an already loaded SQLite file or PostgreSQL URL")
     parser.add_argument("--redis", help="a Redis database URL for the page cache")
     options = parser.parse_args()
 
