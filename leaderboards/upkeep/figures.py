@@ -7,12 +7,14 @@ call these functions after they change rows.
 from collections import defaultdict
 
 from django.db import connection
-from django.db.models import Count, Exists, IntegerField, Max, OuterRef, Q, Subquery, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Exists, F, IntegerField, Max, OuterRef, Q, Subquery, Sum, Window
+from django.db.models.functions import Coalesce, RowNumber
+from django.utils import timezone
 
 from leaderboards.format.rules import has_code_q
 from leaderboards.models import (
     Area,
+    BusiestTask,
     Dataset,
     Leaderboard,
     LeaderboardArea,
@@ -21,9 +23,13 @@ from leaderboards.models import (
     Paper,
     Row,
     RowVerification,
+    SiteState,
     SyntologySnapshot,
     Task,
 )
+
+# How many of an area's tasks the home page lists.
+BUSIEST_PER_AREA = 5
 
 
 def refresh_leaderboard(leaderboard):
@@ -188,6 +194,46 @@ def refresh_counts():
             )
         ),
     )
+    _refresh_busiest_tasks()
+    _refresh_totals()
+
+
+def _refresh_busiest_tasks():
+    """BusiestTask from the task counts just set: each area's tasks with the most boards."""
+    ranked = Task.areas.through.objects.annotate(
+        place=Window(
+            RowNumber(),
+            partition_by=[F("area")],
+            order_by=[F("task__leaderboard_count").desc(), F("task__name"), F("task")],
+        )
+    )
+    wanted = set(
+        ranked.filter(place__lte=BUSIEST_PER_AREA).values_list("area_id", "task_id", "place")
+    )
+    have = set(BusiestTask.objects.values_list("area_id", "task_id", "place"))
+    if wanted != have:
+        # A few rows per area: written again whole rather than moved place by place.
+        BusiestTask.objects.all().delete()
+        BusiestTask.objects.bulk_create(
+            BusiestTask(area_id=area, task_id=task, place=place) for area, task, place in wanted
+        )
+
+
+def _refresh_totals():
+    """The site's totals on the SiteState row, made if a flushed database has none."""
+    boards = Leaderboard.objects.aggregate(
+        leaderboards=Count("pk"), rows=Coalesce(Sum("row_count"), 0)
+    )
+    totals = {
+        "leaderboard_count": boards["leaderboards"],
+        "row_count": boards["rows"],
+        "task_count": Task.objects.filter(leaderboard_count__gt=0).count(),
+        "paper_count": Paper.objects.count(),
+    }
+    SiteState.objects.bulk_create(
+        [SiteState(pk=1, changed_at=timezone.now())], ignore_conflicts=True
+    )
+    SiteState.objects.filter(pk=1).update(**totals)
 
 
 def tree_totals(parents, own):
