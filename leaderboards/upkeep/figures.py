@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from leaderboards.format.rules import has_code_q
 from leaderboards.models import (
+    TOP_RESULT,
     Area,
     BusiestTask,
     Dataset,
@@ -73,7 +74,7 @@ def refresh_leaderboards(ids):
         "newest_paper_date",
         "verified_row_count",
         "since_archive_entry_count",
-        *TOP_FIELDS,
+        *TOP_RESULT,
     )
     assignments = ", ".join(f"{quote(column)} = %s" for column in columns)
     values = []
@@ -87,7 +88,7 @@ def refresh_leaderboards(ids):
                 newest,
                 found.get("verified", 0),
                 entries.get(pk, 0),
-                *(best[field] for field in TOP_FIELDS),
+                *(best[field] for field in TOP_RESULT),
                 pk,
             )
         )
@@ -95,9 +96,6 @@ def refresh_leaderboards(ids):
         cursor.executemany(
             f"UPDATE {quote(Leaderboard._meta.db_table)} SET {assignments} WHERE id = %s", values
         )
-
-
-TOP_FIELDS = ("top_model", "top_metric", "top_value", "top_is_best")
 
 
 def _top_results(ids):

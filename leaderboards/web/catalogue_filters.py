@@ -38,22 +38,44 @@ class ListFilter(django_filters.FilterSet):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.areas = {}
         if "area" in self.filters:
-            # One query gives the menu's options and the check of the value sent.
-            self.filters["area"].extra["choices"] = list(
-                Area.objects.order_by("name").values_list("slug", "name")
-            )
+            # One query gives the menu's options, the check of the value sent and
+            # each area's counts (see known_count).
+            self.areas = {
+                area["slug"]: area
+                for area in Area.objects.order_by("name").values(
+                    "slug", "name", "task_count", "leaderboard_count"
+                )
+            }
+            self.filters["area"].extra["choices"] = [
+                (slug, area["name"]) for slug, area in self.areas.items()
+            ]
+
+    @property
+    def narrowing(self):
+        """The names of the filters that narrow the list (read once the form is valid)."""
+        return {
+            name
+            for name, value in self.form.cleaned_data.items()
+            if name != "sort" and value not in (None, "")
+        }
+
+    def known_count(self):
+        """How many items the list holds when a count kept by the loader says it, else None.
+
+        Such a count saves the paginator a COUNT over a join: 100 to 190 ms for
+        an area of ten times the archive. Subclasses say which of their
+        filters a kept count answers.
+        """
+        return None
 
     @property
     def active_count(self):
         """How many filters narrow the list; the sort is not one of them."""
         if not self.is_valid():
             return sum(1 for name in self.filters if name != "sort" and self.data.get(name))
-        return sum(
-            1
-            for name, value in self.form.cleaned_data.items()
-            if name != "sort" and value not in (None, "")
-        )
+        return len(self.narrowing)
 
 
 def _area(method):
@@ -104,6 +126,12 @@ class TaskFilter(ListFilter):
         return queryset.filter(
             Exists(Task.areas.through.objects.filter(task=OuterRef("pk"), area__slug=value))
         )
+
+    def known_count(self):
+        # Area.task_count counts the same task-area links the filter follows.
+        if self.narrowing == {"area"}:
+            return self.areas[self.form.cleaned_data["area"]]["task_count"]
+        return None
 
 
 class DatasetFilter(ListFilter):
@@ -171,6 +199,13 @@ class LeaderboardFilter(ListFilter):
         return queryset.filter(
             pk__in=LeaderboardArea.objects.filter(area__slug=value).values("leaderboard")
         )
+
+    def known_count(self):
+        # Area.leaderboard_count counts the same board-area links the filter
+        # follows, at most one per board and area (leaderboard_area_unique).
+        if self.narrowing == {"area"}:
+            return self.areas[self.form.cleaned_data["area"]]["leaderboard_count"]
+        return None
 
     def by_metric(self, queryset, name, value):
         return queryset.filter(

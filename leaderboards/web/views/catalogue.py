@@ -24,16 +24,26 @@ from leaderboards.web.catalogue_filters import (
 PER_PAGE = 50
 
 
-def _page(request, queryset, per_page=PER_PAGE):
+class CountedPaginator(Paginator):
+    """A paginator told how many items there are, where a kept count says it."""
+
+    def __init__(self, object_list, per_page, count=None):
+        super().__init__(object_list, per_page)
+        if count is not None:
+            # Paginator.count is a cached property: set, it is never counted.
+            self.count = count
+
+
+def _page(request, queryset, per_page=PER_PAGE, count=None):
     """One page of a list; an unreadable or out-of-range ?page= gives the nearest page.
 
     The page is found on primary keys alone, which the sort's index covers, and
     only its rows are then read whole: so the last page of 60,000 papers costs
     what the first does, rather than an OFFSET that reads every row it skips.
+    `count`, when given, is the number of items, which then is not counted.
     """
-    page = Paginator(queryset.values_list("pk", flat=True), per_page).get_page(
-        request.GET.get("page")
-    )
+    paginator = CountedPaginator(queryset.values_list("pk", flat=True), per_page, count)
+    page = paginator.get_page(request.GET.get("page"))
     ids = list(page.object_list)
     by_id = queryset.order_by().in_bulk(ids)
     # A row deleted between the two reads (a load running) is left out, not a 500.
@@ -45,7 +55,10 @@ def _filtered_list(request, filter_class, queryset, template):
     """A list page: its filter form, one page of results, and 400 for unreadable filters."""
     filterset = filter_class(request.GET, queryset=queryset)
     valid = filterset.is_valid()
-    page = _page(request, filterset.qs if valid else queryset.none())
+    if valid:
+        page = _page(request, filterset.qs, count=filterset.known_count())
+    else:
+        page = _page(request, queryset.none())
     return render(
         request,
         template,
@@ -73,7 +86,7 @@ def task_list(request):
 
 def task_detail(request, slug):
     task = get_object_or_404(Task.objects.select_related("parent"), slug=slug)
-    leaderboards = task.leaderboards.select_related("dataset").order_by("slug")
+    leaderboards = task.leaderboards.for_list().order_by("slug")
     return render(
         request,
         "leaderboards/task_detail.html",
@@ -94,7 +107,7 @@ def dataset_list(request):
 
 def dataset_detail(request, slug):
     dataset = get_object_or_404(Dataset, slug=slug)
-    leaderboards = dataset.leaderboards.select_related("task").order_by("slug")
+    leaderboards = dataset.leaderboards.for_list().order_by("slug")
     return render(
         request,
         "leaderboards/dataset_detail.html",
@@ -143,6 +156,6 @@ def leaderboard_list(request):
     return _filtered_list(
         request,
         LeaderboardFilter,
-        Leaderboard.objects.select_related("task", "dataset", "category"),
+        Leaderboard.objects.for_list(),
         "leaderboards/leaderboard_list.html",
     )
