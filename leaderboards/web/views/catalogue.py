@@ -24,8 +24,14 @@ from leaderboards.web.catalogue_filters import (
 PER_PAGE = 50
 
 
-class CountedPaginator(Paginator):
-    """A paginator told how many items there are, where a kept count says it."""
+class ListPaginator(Paginator):
+    """Pages of a query ordered to a unique last column, each read from its nearer end.
+
+    A page past the middle is read in the reverse order and turned round: the
+    OFFSET, which reads every row it skips, then counts from the end, so the
+    last page of a long list costs what the first does. `count`, where a count
+    kept by the loader says it, is the number of items, which then is not counted.
+    """
 
     def __init__(self, object_list, per_page, count=None):
         super().__init__(object_list, per_page)
@@ -33,16 +39,24 @@ class CountedPaginator(Paginator):
             # Paginator.count is a cached property: set, it is never counted.
             self.count = count
 
+    def page(self, number):
+        number = self.validate_number(number)
+        bottom = (number - 1) * self.per_page
+        top = min(bottom + self.per_page, self.count)
+        if bottom <= self.count - top:
+            return self._get_page(self.object_list[bottom:top], number, self)
+        backwards = self.object_list.reverse()[self.count - top : self.count - bottom]
+        return self._get_page(list(backwards)[::-1], number, self)
+
 
 def _page(request, queryset, per_page=PER_PAGE, count=None):
     """One page of a list; an unreadable or out-of-range ?page= gives the nearest page.
 
     The page is found on primary keys alone, which the sort's index covers, and
-    only its rows are then read whole: so the last page of 60,000 papers costs
-    what the first does, rather than an OFFSET that reads every row it skips.
-    `count`, when given, is the number of items, which then is not counted.
+    only its rows are then read whole. `count`, when given, is the number of
+    items, which then is not counted.
     """
-    paginator = CountedPaginator(queryset.values_list("pk", flat=True), per_page, count)
+    paginator = ListPaginator(queryset.values_list("pk", flat=True), per_page, count)
     page = paginator.get_page(request.GET.get("page"))
     ids = list(page.object_list)
     by_id = queryset.order_by().in_bulk(ids)
