@@ -2,17 +2,49 @@
 
 import django.db.models.deletion
 from django.db import migrations, models
+from django.db.models import Count, F, Sum, Window
+from django.db.models.functions import Coalesce, RowNumber
+from django.utils import timezone
 
 
-def owe_upkeep(apps, schema_editor):
-    """Leave the loaded site's new figures to the next load's end-of-load work.
+def fill(apps, schema_editor):
+    """The figures of a site loaded before them, as upkeep.figures.refresh_counts() sets them.
 
-    The figures are computed where they always are (upkeep.figures), not by a
-    copy here: a load finds the marker and does that work even when every file
-    is unchanged, so `load_seeds` on the same pages fills them.
+    Done here rather than left to the next load: lists take their counts from
+    these figures, and would show none until then.
     """
-    if apps.get_model("leaderboards", "Leaderboard").objects.exists():
-        apps.get_model("leaderboards", "UpkeepPending").objects.create()
+    Leaderboard = apps.get_model("leaderboards", "Leaderboard")
+    Task = apps.get_model("leaderboards", "Task")
+    Paper = apps.get_model("leaderboards", "Paper")
+    SiteState = apps.get_model("leaderboards", "SiteState")
+    BusiestTask = apps.get_model("leaderboards", "BusiestTask")
+    if not Leaderboard.objects.exists():
+        return
+    boards = Leaderboard.objects.aggregate(
+        leaderboards=Count("pk"), rows=Coalesce(Sum("row_count"), 0)
+    )
+    SiteState.objects.bulk_create(
+        [SiteState(pk=1, changed_at=timezone.now())], ignore_conflicts=True
+    )
+    SiteState.objects.filter(pk=1).update(
+        leaderboard_count=boards["leaderboards"],
+        row_count=boards["rows"],
+        task_count=Task.objects.filter(leaderboard_count__gt=0).count(),
+        paper_count=Paper.objects.count(),
+    )
+    ranked = Task.areas.through.objects.annotate(
+        place=Window(
+            RowNumber(),
+            partition_by=[F("area")],
+            order_by=[F("task__leaderboard_count").desc(), F("task__name"), F("task")],
+        )
+    )
+    BusiestTask.objects.bulk_create(
+        BusiestTask(area_id=area, task_id=task, place=place)
+        for area, task, place in ranked.filter(place__lte=5).values_list(
+            "area_id", "task_id", "place"
+        )
+    )
 
 
 class Migration(migrations.Migration):
@@ -54,5 +86,5 @@ class Migration(migrations.Migration):
                 'constraints': [models.UniqueConstraint(fields=('area', 'place'), name='busiest_task_place_unique'), models.UniqueConstraint(fields=('area', 'task'), name='busiest_task_unique')],
             },
         ),
-        migrations.RunPython(owe_upkeep, migrations.RunPython.noop),
+        migrations.RunPython(fill, migrations.RunPython.noop),
     ]
