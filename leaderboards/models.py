@@ -720,11 +720,13 @@ class SiteState(models.Model):
     changed_at = models.DateTimeField()
     # The site's totals, kept by upkeep.figures.refresh_counts() with the
     # catalogue's other counts: counting 150,000 boards and half a million
-    # papers on every home page took longer than the rest of the page.
-    leaderboard_count = models.PositiveIntegerField(default=0)
-    task_count = models.PositiveIntegerField(default=0)
-    row_count = models.PositiveBigIntegerField(default=0)
-    paper_count = models.PositiveIntegerField(default=0)
+    # papers on every home page took longer than the rest of the page. Null
+    # until first counted (the row is also made by the first cache bump), and
+    # then the lists count for themselves.
+    leaderboard_count = models.PositiveIntegerField(null=True, blank=True)
+    task_count = models.PositiveIntegerField(null=True, blank=True)
+    row_count = models.PositiveBigIntegerField(null=True, blank=True)
+    paper_count = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(pk=1), name="site_state_single_row")]

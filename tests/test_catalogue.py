@@ -9,7 +9,7 @@ from django.db.models import Count
 from django.urls import reverse
 
 from leaderboards import decisions
-from leaderboards.models import Area, Leaderboard, Metric, Paper, Row, Task
+from leaderboards.models import Area, Leaderboard, Metric, Paper, Row, SiteState, Task
 from leaderboards.upkeep.figures import refresh_leaderboard
 from tests.conftest import SEED_SLUG
 
@@ -156,6 +156,26 @@ def test_lists_by_area_show_the_live_count_of_what_they_list(load, seed_page, wr
     assert shown_count(client, "/sota/?area=computer-vision") == 54
     assert shown_count(client, "/sota/?area=medical") == 1
     assert "Page 1 of 2" in html(client, "/sota/?area=computer-vision")
+
+
+def test_unfiltered_lists_show_the_live_count_after_loads_and_decisions(
+    load, seed_page, write_page, editor, client
+):
+    ok, _, err = load(*(write_page(board(seed_page, i, rows=1)) for i in range(53)))
+    assert ok, err
+    assert shown_count(client, "/sota/") == Leaderboard.objects.count() == 53
+    assert shown_count(client, "/paper/") == Paper.objects.count()
+    ok, _, err = load(write_page(seed_page))
+    assert ok, err
+    assert shown_count(client, "/sota/") == Leaderboard.objects.count() == 54
+    assert shown_count(client, "/paper/") == Paper.objects.count()
+
+
+def test_lists_count_for_themselves_before_the_first_count(db, client):
+    # A save makes the SiteState row (the cache's version) before any load counts.
+    Paper.objects.create(slug="a-paper", title="A paper")
+    assert SiteState.objects.get().paper_count is None
+    assert shown_count(client, "/paper/") == 1
 
 
 def test_home_before_any_load_shows_zero_totals(db, client):

@@ -57,22 +57,22 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='sitestate',
             name='leaderboard_count',
-            field=models.PositiveIntegerField(default=0),
+            field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
             model_name='sitestate',
             name='paper_count',
-            field=models.PositiveIntegerField(default=0),
+            field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
             model_name='sitestate',
             name='row_count',
-            field=models.PositiveBigIntegerField(default=0),
+            field=models.PositiveBigIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
             model_name='sitestate',
             name='task_count',
-            field=models.PositiveIntegerField(default=0),
+            field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.CreateModel(
             name='BusiestTask',

@@ -9,7 +9,16 @@ import django_filters
 from django import forms
 from django.db.models import Exists, F, OuterRef, Q
 
-from leaderboards.models import Area, Dataset, Leaderboard, LeaderboardArea, Metric, Paper, Task
+from leaderboards.models import (
+    Area,
+    Dataset,
+    Leaderboard,
+    LeaderboardArea,
+    Metric,
+    Paper,
+    SiteState,
+    Task,
+)
 
 
 class AnyYesNo(forms.NullBooleanSelect):
@@ -76,6 +85,11 @@ class ListFilter(django_filters.FilterSet):
         if not self.is_valid():
             return sum(1 for name in self.filters if name != "sort" and self.data.get(name))
         return len(self.narrowing)
+
+
+def _site_total(field):
+    """A total the loader keeps on the SiteState row; None before its first count."""
+    return SiteState.objects.filter(pk=1).values_list(field, flat=True).first()
 
 
 def _area(method):
@@ -165,6 +179,10 @@ class PaperFilter(ListFilter):
         model = Paper
         fields = []
 
+    def known_count(self):
+        # Every paper listed: the loader has counted them.
+        return _site_total("paper_count") if not self.narrowing else None
+
 
 class LeaderboardFilter(ListFilter):
     area = _area("by_area")
@@ -205,6 +223,8 @@ class LeaderboardFilter(ListFilter):
         # follows, at most one per board and area (leaderboard_area_unique).
         if self.narrowing == {"area"}:
             return self.areas[self.form.cleaned_data["area"]]["leaderboard_count"]
+        if not self.narrowing:
+            return _site_total("leaderboard_count")
         return None
 
     def by_metric(self, queryset, name, value):

@@ -29,8 +29,8 @@ def home(request):
         .select_related("leaderboard__task", "leaderboard__dataset", "paper")
         .order_by("-paper_date", "-pk")[:NEWEST]
     )
-    # No row before the first load: nothing loaded, nothing counted.
-    totals = SiteState.objects.filter(pk=1).values(*TOTALS).first() or dict.fromkeys(TOTALS, 0)
+    # No row, or no totals, before the first load: nothing loaded, nothing counted.
+    totals = SiteState.objects.filter(pk=1).values(*TOTALS).first() or {}
     return render(
         request,
         "leaderboards/home.html",
