@@ -86,5 +86,9 @@ class Migration(migrations.Migration):
                 'constraints': [models.UniqueConstraint(fields=('area', 'place'), name='busiest_task_place_unique'), models.UniqueConstraint(fields=('area', 'task'), name='busiest_task_unique')],
             },
         ),
+        migrations.AddIndex(
+            model_name='paper',
+            index=models.Index(models.OrderBy(models.ExpressionWrapper(models.Q(('date', None)), output_field=models.BooleanField())), models.OrderBy(models.F('date'), descending=True), models.OrderBy(models.F('id'), descending=True), name='paper_newest_idx'),
+        ),
         migrations.RunPython(fill, migrations.RunPython.noop),
     ]

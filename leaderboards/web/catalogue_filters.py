@@ -10,6 +10,7 @@ from django import forms
 from django.db.models import Exists, F, OuterRef, Q
 
 from leaderboards.models import (
+    NEWEST_FIRST,
     Area,
     Dataset,
     Leaderboard,
@@ -168,7 +169,7 @@ class PaperFilter(ListFilter):
     sort = SortFilter(
         {
             # Ties broken by pk, which every index ends in, so no sort is needed.
-            "date": ("newest", [F("date").desc(nulls_last=True), "-pk"]),
+            "date": ("newest", list(NEWEST_FIRST)),
             "oldest": ("oldest", [F("date").asc(nulls_last=True), "pk"]),
             "title": ("title", ["title", "pk"]),
         },
