@@ -264,8 +264,8 @@ class Paper(models.Model):
             models.Index(fields=["title"], name="paper_title_idx"),
             # Covers the list's filters by year, code and verification.
             models.Index(fields=["date", "has_code", "verified"], name="paper_date_flags_idx"),
-            # The list's order, newest first (Paper.NEWEST_FIRST), read in
-            # either direction (pages past the middle are read backwards).
+            # The list's order, newest first (NEWEST_FIRST), read in either
+            # direction (pages past the middle are read backwards).
             models.Index(*NEWEST_FIRST, name="paper_newest_idx"),
         ]
 
@@ -292,6 +292,15 @@ def page_version_now():
 
 # The result a list shows for a board; see Leaderboard.top_model.
 TOP_RESULT = ("top_model", "top_metric", "top_value", "top_is_best")
+
+
+# Boards by their newest result, those with none last, ties by slug: spelled
+# like Paper's NEWEST_FIRST, so one index serves it on both databases.
+BOARDS_NEWEST_FIRST = (
+    models.ExpressionWrapper(Q(newest_paper_date=None), output_field=models.BooleanField()).asc(),
+    models.F("newest_paper_date").desc(),
+    models.F("slug").asc(),
+)
 
 
 class LeaderboardQuerySet(models.QuerySet):
@@ -381,7 +390,8 @@ class Leaderboard(models.Model):
             models.Index(fields=["task", "slug"], name="leaderboard_task_slug_idx"),
             models.Index(fields=["dataset", "slug"], name="leaderboard_dataset_slug_idx"),
             models.Index(fields=["-row_count", "slug"], name="leaderboard_by_rows_idx"),
-            models.Index(fields=["-newest_paper_date", "slug"], name="leaderboard_by_newest_idx"),
+            # The list's "newest result" order.
+            models.Index(*BOARDS_NEWEST_FIRST, name="leaderboard_newest_first_idx"),
         ]
         constraints = [
             models.CheckConstraint(

@@ -90,5 +90,13 @@ class Migration(migrations.Migration):
             model_name='paper',
             index=models.Index(models.OrderBy(models.ExpressionWrapper(models.Q(('date', None)), output_field=models.BooleanField())), models.OrderBy(models.F('date'), descending=True), models.OrderBy(models.F('id'), descending=True), name='paper_newest_idx'),
         ),
+        migrations.RemoveIndex(
+            model_name='leaderboard',
+            name='leaderboard_by_newest_idx',
+        ),
+        migrations.AddIndex(
+            model_name='leaderboard',
+            index=models.Index(models.OrderBy(models.ExpressionWrapper(models.Q(('newest_paper_date', None)), output_field=models.BooleanField())), models.OrderBy(models.F('newest_paper_date'), descending=True), models.OrderBy(models.F('slug')), name='leaderboard_newest_first_idx'),
+        ),
         migrations.RunPython(fill, migrations.RunPython.noop),
     ]

@@ -10,6 +10,7 @@ from django import forms
 from django.db.models import Exists, F, OuterRef, Q
 
 from leaderboards.models import (
+    BOARDS_NEWEST_FIRST,
     NEWEST_FIRST,
     Area,
     Dataset,
@@ -205,7 +206,7 @@ class LeaderboardFilter(ListFilter):
             # The slug reads "<task>-on-<dataset>" and has its own index.
             "name": ("name", ["slug"]),
             "rows": ("most rows", ["-row_count", "slug"]),
-            "newest": ("newest result", [F("newest_paper_date").desc(nulls_last=True), "slug"]),
+            "newest": ("newest result", list(BOARDS_NEWEST_FIRST)),
         },
         label="Sort by",
     )
