@@ -132,6 +132,15 @@ class Area(models.Model):
         return reverse("leaderboards:area", args=[self.slug])
 
 
+class TaskQuerySet(models.QuerySet):
+    def in_area(self, area):
+        """Tasks in an area (a pk): a probe of the link's unique index per task, so
+        a list read in its sort's index order stops once its page is full."""
+        return self.filter(
+            models.Exists(Task.areas.through.objects.filter(task=models.OuterRef("pk"), area=area))
+        )
+
+
 class Task(models.Model):
     slug = models.SlugField(max_length=300, unique=True)
     name = models.CharField(max_length=500)
@@ -150,6 +159,8 @@ class Task(models.Model):
     # refresh_counts(): a parent such as Dialogue holds none of its own.
     tree_leaderboard_count = models.PositiveIntegerField(default=0)
     row_count = models.PositiveIntegerField(default=0)
+
+    objects = TaskQuerySet.as_manager()
 
     class Meta:
         ordering = ["name"]

@@ -88,10 +88,9 @@ def area_list(request):
 
 def area_detail(request, slug):
     area = get_object_or_404(Area, slug=slug)
-    tasks = area.tasks.order_by("-leaderboard_count", "name", "pk")
-    return render(
-        request, "leaderboards/area_detail.html", {"area": area, "page_obj": _page(request, tasks)}
-    )
+    tasks = Task.objects.in_area(area).order_by("-leaderboard_count", "name", "pk")
+    page = _page(request, tasks, count=area.task_count)
+    return render(request, "leaderboards/area_detail.html", {"area": area, "page_obj": page})
 
 
 def task_list(request):
