@@ -49,17 +49,19 @@ class ListPaginator(Paginator):
         return self._get_page(list(backwards)[::-1], number, self)
 
 
-def _page(request, queryset, per_page=PER_PAGE, count=None):
+def _page(request, queryset, per_page=PER_PAGE, count=None, rows=None):
     """One page of a list; an unreadable or out-of-range ?page= gives the nearest page.
 
     The page is found on primary keys alone, which the sort's index covers, and
-    only its rows are then read whole. `count`, when given, is the number of
-    items, which then is not counted.
+    only its rows are then read whole, from `rows` (the list's query before its
+    filters; by default `queryset`): their ids say which, and a filter's
+    subquery, run again, cost as much as finding them. `count`, when given, is
+    the number of items, which then is not counted.
     """
     paginator = ListPaginator(queryset.values_list("pk", flat=True), per_page, count)
     page = paginator.get_page(request.GET.get("page"))
     ids = list(page.object_list)
-    by_id = queryset.order_by().in_bulk(ids)
+    by_id = (queryset if rows is None else rows).order_by().in_bulk(ids)
     # A row deleted between the two reads (a load running) is left out, not a 500.
     page.object_list = [by_id[pk] for pk in ids if pk in by_id]
     return page
@@ -70,7 +72,7 @@ def _filtered_list(request, filter_class, queryset, template):
     filterset = filter_class(request.GET, queryset=queryset)
     valid = filterset.is_valid()
     if valid:
-        page = _page(request, filterset.qs, count=filterset.known_count())
+        page = _page(request, filterset.qs, count=filterset.known_count(), rows=queryset)
     else:
         page = _page(request, queryset.none())
     return render(
