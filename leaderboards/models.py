@@ -278,6 +278,9 @@ class Paper(models.Model):
             # The list's order, newest first (NEWEST_FIRST), read in either
             # direction (pages past the middle are read backwards).
             models.Index(*NEWEST_FIRST, name="paper_newest_idx"),
+            # The list's filter by code that ran, without a year: counted from
+            # this rather than from the whole of paper_date_flags_idx.
+            models.Index(fields=["verified"], name="paper_verified_idx"),
         ]
 
     def __str__(self):
@@ -403,6 +406,10 @@ class Leaderboard(models.Model):
             models.Index(fields=["-row_count", "slug"], name="leaderboard_by_rows_idx"),
             # The list's "newest result" order.
             models.Index(*BOARDS_NEWEST_FIRST, name="leaderboard_newest_first_idx"),
+            # The list's filters by verified rows and newer results: counted
+            # from these rather than from every board's row, JSON blocks and all.
+            models.Index(fields=["verified_row_count"], name="leaderboard_verified_idx"),
+            models.Index(fields=["since_archive_entry_count"], name="leaderboard_since_idx"),
         ]
         constraints = [
             models.CheckConstraint(

@@ -98,5 +98,17 @@ class Migration(migrations.Migration):
             model_name='leaderboard',
             index=models.Index(models.OrderBy(models.ExpressionWrapper(models.Q(('newest_paper_date', None)), output_field=models.BooleanField())), models.OrderBy(models.F('newest_paper_date'), descending=True), models.OrderBy(models.F('slug')), name='leaderboard_newest_first_idx'),
         ),
+        migrations.AddIndex(
+            model_name='leaderboard',
+            index=models.Index(fields=['verified_row_count'], name='leaderboard_verified_idx'),
+        ),
+        migrations.AddIndex(
+            model_name='leaderboard',
+            index=models.Index(fields=['since_archive_entry_count'], name='leaderboard_since_idx'),
+        ),
+        migrations.AddIndex(
+            model_name='paper',
+            index=models.Index(fields=['verified'], name='paper_verified_idx'),
+        ),
         migrations.RunPython(fill, migrations.RunPython.noop),
     ]
