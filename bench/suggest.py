@@ -26,7 +26,7 @@ from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from lists import measured  # noqa: E402
+from lists import database_cpu_ns, measured  # noqa: E402
 
 LIMIT_MS = 20
 TYPED = ["out-of-distribution", "imagenet", "image classification", "resnet", "bert", "detection"]
@@ -46,15 +46,6 @@ def asked():
 
 def p95(values):
     return statistics.quantiles(values, n=20, method="inclusive")[-1]
-
-
-def database_cpu_ns(connection):
-    """CPU time of the PostgreSQL process serving `connection`, in ns (0 on SQLite)."""
-    if connection.vendor != "postgresql":
-        return 0
-    pid = connection.connection.info.backend_pid
-    with open(f"/proc/{pid}/schedstat") as stat:
-        return int(stat.read().split()[0])
 
 
 def measure(db, repeat):

@@ -132,6 +132,15 @@ class Area(models.Model):
         return reverse("leaderboards:area", args=[self.slug])
 
 
+class TaskQuerySet(models.QuerySet):
+    def in_area(self, area):
+        """Tasks in an area (a pk): a probe of the link's unique index per task, so
+        a list read in its sort's index order stops once its page is full."""
+        return self.filter(
+            models.Exists(Task.areas.through.objects.filter(task=models.OuterRef("pk"), area=area))
+        )
+
+
 class Task(models.Model):
     slug = models.SlugField(max_length=300, unique=True)
     name = models.CharField(max_length=500)
@@ -150,6 +159,8 @@ class Task(models.Model):
     # refresh_counts(): a parent such as Dialogue holds none of its own.
     tree_leaderboard_count = models.PositiveIntegerField(default=0)
     row_count = models.PositiveIntegerField(default=0)
+
+    objects = TaskQuerySet.as_manager()
 
     class Meta:
         ordering = ["name"]
@@ -180,6 +191,27 @@ class Task(models.Model):
     @property
     def subtask_leaderboard_count(self):
         return self.tree_leaderboard_count - self.leaderboard_count
+
+
+class BusiestTask(models.Model):
+    """One of the tasks with the most leaderboards in an area, as the home page lists them.
+
+    Kept by upkeep.figures.refresh_counts() from the counts it orders by: the
+    home page reads these few rows rather than ranking every task of every area.
+    """
+
+    area = models.ForeignKey(Area, on_delete=models.CASCADE, related_name="busiest_tasks")
+    task = models.ForeignKey(Task, on_delete=models.CASCADE, related_name="+")
+    place = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["area", "place"], name="busiest_task_place_unique"),
+            models.UniqueConstraint(fields=["area", "task"], name="busiest_task_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.place}. in area {self.area_id}: task {self.task_id}"
 
 
 class Dataset(models.Model):
@@ -215,6 +247,16 @@ class Dataset(models.Model):
         return self.description if self.editor_description is None else self.editor_description
 
 
+# Papers newest first, undated last, ties by id. Not "date DESC NULLS LAST":
+# PostgreSQL sorts NULLs high and SQLite low, so no index served that order on
+# both, and PostgreSQL sorted every paper for each page of the list.
+NEWEST_FIRST = (
+    models.ExpressionWrapper(Q(date=None), output_field=models.BooleanField()).asc(),
+    models.F("date").desc(),
+    models.F("id").desc(),
+)
+
+
 class Paper(models.Model):
     slug = models.SlugField(max_length=300, unique=True)
     title = models.TextField(blank=True, default="")
@@ -233,6 +275,12 @@ class Paper(models.Model):
             models.Index(fields=["title"], name="paper_title_idx"),
             # Covers the list's filters by year, code and verification.
             models.Index(fields=["date", "has_code", "verified"], name="paper_date_flags_idx"),
+            # The list's order, newest first (NEWEST_FIRST), read in either
+            # direction (pages past the middle are read backwards).
+            models.Index(*NEWEST_FIRST, name="paper_newest_idx"),
+            # The list's filter by code that ran, without a year: counted from
+            # this rather than from the whole of paper_date_flags_idx.
+            models.Index(fields=["verified"], name="paper_verified_idx"),
         ]
 
     def __str__(self):
@@ -256,6 +304,19 @@ def page_version_now():
     return time.time_ns() // 1000
 
 
+# The result a list shows for a board; see Leaderboard.top_model.
+TOP_RESULT = ("top_model", "top_metric", "top_value", "top_is_best")
+
+
+# Boards by their newest result, those with none last, ties by slug: spelled
+# like Paper's NEWEST_FIRST, so one index serves it on both databases.
+BOARDS_NEWEST_FIRST = (
+    models.ExpressionWrapper(Q(newest_paper_date=None), output_field=models.BooleanField()).asc(),
+    models.F("newest_paper_date").desc(),
+    models.F("slug").asc(),
+)
+
+
 class LeaderboardQuerySet(models.QuerySet):
     def for_page(self):
         """Everything the page header needs, in one query plus two prefetches."""
@@ -266,6 +327,18 @@ class LeaderboardQuerySet(models.QuerySet):
             ),
             models.Prefetch("metrics", queryset=Metric.objects.order_by("position")),
         )
+
+    def for_list(self):
+        """What a list of boards shows (_leaderboard_table.html), in one query.
+
+        Only those columns: the file's blocks a board carries (its source,
+        unknown keys) are decoded and checked when read, which cost more than
+        the rest of a list page's work.
+        """
+        return self.select_related("task", "dataset").only(
+            "slug", "row_count", "newest_paper_date", *TOP_RESULT,
+            "task__slug", "task__name", "dataset__slug", "dataset__name",
+        )  # fmt: skip
 
     def locked(self):
         """These boards, locked until the transaction ends, always in the same order.
@@ -331,7 +404,12 @@ class Leaderboard(models.Model):
             models.Index(fields=["task", "slug"], name="leaderboard_task_slug_idx"),
             models.Index(fields=["dataset", "slug"], name="leaderboard_dataset_slug_idx"),
             models.Index(fields=["-row_count", "slug"], name="leaderboard_by_rows_idx"),
-            models.Index(fields=["-newest_paper_date", "slug"], name="leaderboard_by_newest_idx"),
+            # The list's "newest result" order.
+            models.Index(*BOARDS_NEWEST_FIRST, name="leaderboard_newest_first_idx"),
+            # The list's filters by verified rows and newer results: counted
+            # from these rather than from every board's row, JSON blocks and all.
+            models.Index(fields=["verified_row_count"], name="leaderboard_verified_idx"),
+            models.Index(fields=["since_archive_entry_count"], name="leaderboard_since_idx"),
         ]
         constraints = [
             models.CheckConstraint(
@@ -681,6 +759,15 @@ class SiteState(models.Model):
     data_version = models.PositiveBigIntegerField(default=0)
     catalogue_version = models.PositiveBigIntegerField(default=0)
     changed_at = models.DateTimeField()
+    # The site's totals, kept by upkeep.figures.refresh_counts() with the
+    # catalogue's other counts: counting 150,000 boards and half a million
+    # papers on every home page took longer than the rest of the page. Null
+    # until first counted (the row is also made by the first cache bump), and
+    # then the lists count for themselves.
+    leaderboard_count = models.PositiveIntegerField(null=True, blank=True)
+    task_count = models.PositiveIntegerField(null=True, blank=True)
+    row_count = models.PositiveBigIntegerField(null=True, blank=True)
+    paper_count = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(pk=1), name="site_state_single_row")]

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from leaderboards import record
 from leaderboards.models import (
+    BusiestTask,
     EditorAddition,
     Leaderboard,
     Metric,
@@ -156,10 +157,11 @@ def test_every_list_filter_choice_opens(seeded, admin_client):
 def test_every_leaderboards_model_is_in_the_admin():
     from django.apps import apps
 
-    # SiteState (the cache's data version), SearchEntry and SearchPrefix (the search
-    # index) and UpkeepPending (end-of-load work owed) are bookkeeping, not data an
-    # editor looks at.
-    bookkeeping = {SiteState, SearchEntry, SearchPrefix, UpkeepPending}
+    # SiteState (the cache's data version, the site's totals), SearchEntry and
+    # SearchPrefix (the search index), UpkeepPending (end-of-load work owed) and
+    # BusiestTask (the home page's ranking) are bookkeeping, not data an editor
+    # looks at.
+    bookkeeping = {SiteState, SearchEntry, SearchPrefix, UpkeepPending, BusiestTask}
     models = set(apps.get_app_config("leaderboards").get_models()) - bookkeeping
     inlined = {
         inline.model

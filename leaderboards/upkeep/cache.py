@@ -48,6 +48,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.http import http_date
 
 from leaderboards.models import (
+    BusiestTask,
     Leaderboard,
     MetricValue,
     RowVerification,
@@ -280,8 +281,9 @@ def connect_signals():
     from django.apps import apps
 
     for model in apps.get_app_config("leaderboards").get_models():
-        if model in (SiteState, UpkeepPending):
-            # Bookkeeping, not public data: no page shows it.
+        if model in (SiteState, UpkeepPending, BusiestTask):
+            # Bookkeeping, or figures derived from the data at the end of the
+            # work that changed it, which retires the pages itself.
             continue
         post_save.connect(_on_write, sender=model, dispatch_uid=f"page-cache-save-{model}")
         post_delete.connect(_on_write, sender=model, dispatch_uid=f"page-cache-delete-{model}")

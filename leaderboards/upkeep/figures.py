@@ -6,13 +6,16 @@ call these functions after they change rows.
 
 from collections import defaultdict
 
-from django.db import connection
-from django.db.models import Count, Exists, IntegerField, Max, OuterRef, Q, Subquery, Sum
-from django.db.models.functions import Coalesce
+from django.db import connection, transaction
+from django.db.models import Count, Exists, F, IntegerField, Max, OuterRef, Q, Subquery, Sum, Window
+from django.db.models.functions import Coalesce, RowNumber
+from django.utils import timezone
 
 from leaderboards.format.rules import has_code_q
 from leaderboards.models import (
+    TOP_RESULT,
     Area,
+    BusiestTask,
     Dataset,
     Leaderboard,
     LeaderboardArea,
@@ -21,9 +24,13 @@ from leaderboards.models import (
     Paper,
     Row,
     RowVerification,
+    SiteState,
     SyntologySnapshot,
     Task,
 )
+
+# How many of an area's tasks the home page lists.
+BUSIEST_PER_AREA = 5
 
 
 def refresh_leaderboard(leaderboard):
@@ -67,7 +74,7 @@ def refresh_leaderboards(ids):
         "newest_paper_date",
         "verified_row_count",
         "since_archive_entry_count",
-        *TOP_FIELDS,
+        *TOP_RESULT,
     )
     assignments = ", ".join(f"{quote(column)} = %s" for column in columns)
     values = []
@@ -81,7 +88,7 @@ def refresh_leaderboards(ids):
                 newest,
                 found.get("verified", 0),
                 entries.get(pk, 0),
-                *(best[field] for field in TOP_FIELDS),
+                *(best[field] for field in TOP_RESULT),
                 pk,
             )
         )
@@ -89,9 +96,6 @@ def refresh_leaderboards(ids):
         cursor.executemany(
             f"UPDATE {quote(Leaderboard._meta.db_table)} SET {assignments} WHERE id = %s", values
         )
-
-
-TOP_FIELDS = ("top_model", "top_metric", "top_value", "top_is_best")
 
 
 def _top_results(ids):
@@ -188,6 +192,55 @@ def refresh_counts():
             )
         ),
     )
+    _refresh_busiest_tasks()
+    _refresh_totals()
+
+
+def _refresh_busiest_tasks():
+    """BusiestTask from the task counts just set: each area's tasks with the most boards."""
+    ranked = Task.areas.through.objects.annotate(
+        place=Window(
+            RowNumber(),
+            partition_by=[F("area")],
+            order_by=[F("task__leaderboard_count").desc(), F("task__name"), F("task")],
+        )
+    )
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            # Two editors' decisions (or two loads) end here at once. Under READ
+            # COMMITTED the second's delete would not see the rows the first
+            # inserted, and its inserts would break the unique places: one
+            # writer at a time; readers do not wait.
+            table = connection.ops.quote_name(BusiestTask._meta.db_table)
+            with connection.cursor() as cursor:
+                cursor.execute(f"LOCK TABLE {table} IN SHARE ROW EXCLUSIVE MODE")
+        wanted = set(
+            ranked.filter(place__lte=BUSIEST_PER_AREA).values_list("area_id", "task_id", "place")
+        )
+        have = set(BusiestTask.objects.values_list("area_id", "task_id", "place"))
+        if wanted != have:
+            # A few rows per area: written again whole rather than moved place by place.
+            BusiestTask.objects.all().delete()
+            BusiestTask.objects.bulk_create(
+                BusiestTask(area_id=area, task_id=task, place=place) for area, task, place in wanted
+            )
+
+
+def _refresh_totals():
+    """The site's totals on the SiteState row, made if a flushed database has none."""
+    boards = Leaderboard.objects.aggregate(
+        leaderboards=Count("pk"), rows=Coalesce(Sum("row_count"), 0)
+    )
+    totals = {
+        "leaderboard_count": boards["leaderboards"],
+        "row_count": boards["rows"],
+        "task_count": Task.objects.filter(leaderboard_count__gt=0).count(),
+        "paper_count": Paper.objects.count(),
+    }
+    SiteState.objects.bulk_create(
+        [SiteState(pk=1, changed_at=timezone.now())], ignore_conflicts=True
+    )
+    SiteState.objects.filter(pk=1).update(**totals)
 
 
 def tree_totals(parents, own):

@@ -9,7 +9,18 @@ import django_filters
 from django import forms
 from django.db.models import Exists, F, OuterRef, Q
 
-from leaderboards.models import Area, Dataset, Leaderboard, LeaderboardArea, Metric, Paper, Task
+from leaderboards.models import (
+    BOARDS_NEWEST_FIRST,
+    NEWEST_FIRST,
+    Area,
+    Dataset,
+    Leaderboard,
+    LeaderboardArea,
+    Metric,
+    Paper,
+    SiteState,
+    Task,
+)
 
 
 class AnyYesNo(forms.NullBooleanSelect):
@@ -38,22 +49,49 @@ class ListFilter(django_filters.FilterSet):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.areas = {}
         if "area" in self.filters:
-            # One query gives the menu's options and the check of the value sent.
-            self.filters["area"].extra["choices"] = list(
-                Area.objects.order_by("name").values_list("slug", "name")
-            )
+            # One query gives the menu's options, the check of the value sent and
+            # each area's counts (see known_count).
+            self.areas = {
+                area["slug"]: area
+                for area in Area.objects.order_by("name").values(
+                    "pk", "slug", "name", "task_count", "leaderboard_count"
+                )
+            }
+            self.filters["area"].extra["choices"] = [
+                (slug, area["name"]) for slug, area in self.areas.items()
+            ]
+
+    @property
+    def narrowing(self):
+        """The names of the filters that narrow the list (read once the form is valid)."""
+        return {
+            name
+            for name, value in self.form.cleaned_data.items()
+            if name != "sort" and value not in (None, "")
+        }
+
+    def known_count(self):
+        """How many items the list holds when a count kept by the loader says it, else None.
+
+        Such a count saves the paginator a COUNT over a join: 100 to 190 ms for
+        an area of ten times the archive. Subclasses say which of their
+        filters a kept count answers.
+        """
+        return None
 
     @property
     def active_count(self):
         """How many filters narrow the list; the sort is not one of them."""
         if not self.is_valid():
             return sum(1 for name in self.filters if name != "sort" and self.data.get(name))
-        return sum(
-            1
-            for name, value in self.form.cleaned_data.items()
-            if name != "sort" and value not in (None, "")
-        )
+        return len(self.narrowing)
+
+
+def _site_total(field):
+    """A total the loader keeps on the SiteState row; None before its first count."""
+    return SiteState.objects.filter(pk=1).values_list(field, flat=True).first()
 
 
 def _area(method):
@@ -101,9 +139,13 @@ class TaskFilter(ListFilter):
         fields = []
 
     def by_area(self, queryset, name, value):
-        return queryset.filter(
-            Exists(Task.areas.through.objects.filter(task=OuterRef("pk"), area__slug=value))
-        )
+        return queryset.in_area(self.areas[value]["pk"])
+
+    def known_count(self):
+        # Area.task_count counts the same task-area links the filter follows.
+        if self.narrowing == {"area"}:
+            return self.areas[self.form.cleaned_data["area"]]["task_count"]
+        return None
 
 
 class DatasetFilter(ListFilter):
@@ -126,7 +168,7 @@ class PaperFilter(ListFilter):
     sort = SortFilter(
         {
             # Ties broken by pk, which every index ends in, so no sort is needed.
-            "date": ("newest", [F("date").desc(nulls_last=True), "-pk"]),
+            "date": ("newest", list(NEWEST_FIRST)),
             "oldest": ("oldest", [F("date").asc(nulls_last=True), "pk"]),
             "title": ("title", ["title", "pk"]),
         },
@@ -136,6 +178,10 @@ class PaperFilter(ListFilter):
     class Meta:
         model = Paper
         fields = []
+
+    def known_count(self):
+        # Every paper listed: the loader has counted them.
+        return _site_total("paper_count") if not self.narrowing else None
 
 
 class LeaderboardFilter(ListFilter):
@@ -158,7 +204,7 @@ class LeaderboardFilter(ListFilter):
             # The slug reads "<task>-on-<dataset>" and has its own index.
             "name": ("name", ["slug"]),
             "rows": ("most rows", ["-row_count", "slug"]),
-            "newest": ("newest result", [F("newest_paper_date").desc(nulls_last=True), "slug"]),
+            "newest": ("newest result", list(BOARDS_NEWEST_FIRST)),
         },
         label="Sort by",
     )
@@ -168,9 +214,22 @@ class LeaderboardFilter(ListFilter):
         fields = []
 
     def by_area(self, queryset, name, value):
+        # A probe of the board-area unique index per board, in the sort's
+        # order, until the page is full: an IN list of the area's boards was
+        # built whole first, 120 ms for an area of 50,000 boards.
+        area = self.areas[value]["pk"]
         return queryset.filter(
-            pk__in=LeaderboardArea.objects.filter(area__slug=value).values("leaderboard")
+            Exists(LeaderboardArea.objects.filter(leaderboard=OuterRef("pk"), area=area))
         )
+
+    def known_count(self):
+        # Area.leaderboard_count counts the same board-area links the filter
+        # follows, at most one per board and area (leaderboard_area_unique).
+        if self.narrowing == {"area"}:
+            return self.areas[self.form.cleaned_data["area"]]["leaderboard_count"]
+        if not self.narrowing:
+            return _site_total("leaderboard_count")
+        return None
 
     def by_metric(self, queryset, name, value):
         return queryset.filter(

@@ -24,18 +24,44 @@ from leaderboards.web.catalogue_filters import (
 PER_PAGE = 50
 
 
-def _page(request, queryset, per_page=PER_PAGE):
+class ListPaginator(Paginator):
+    """Pages of a query ordered to a unique last column, each read from its nearer end.
+
+    A page past the middle is read in the reverse order and turned round: the
+    OFFSET, which reads every row it skips, then counts from the end, so the
+    last page of a long list costs what the first does. `count`, where a count
+    kept by the loader says it, is the number of items, which then is not counted.
+    """
+
+    def __init__(self, object_list, per_page, count=None):
+        super().__init__(object_list, per_page)
+        if count is not None:
+            # Paginator.count is a cached property: set, it is never counted.
+            self.count = count
+
+    def page(self, number):
+        number = self.validate_number(number)
+        bottom = (number - 1) * self.per_page
+        top = min(bottom + self.per_page, self.count)
+        if bottom <= self.count - top:
+            return self._get_page(self.object_list[bottom:top], number, self)
+        backwards = self.object_list.reverse()[self.count - top : self.count - bottom]
+        return self._get_page(list(backwards)[::-1], number, self)
+
+
+def _page(request, queryset, per_page=PER_PAGE, count=None, rows=None):
     """One page of a list; an unreadable or out-of-range ?page= gives the nearest page.
 
     The page is found on primary keys alone, which the sort's index covers, and
-    only its rows are then read whole: so the last page of 60,000 papers costs
-    what the first does, rather than an OFFSET that reads every row it skips.
+    only its rows are then read whole, from `rows` (the list's query before its
+    filters; by default `queryset`): their ids say which, and a filter's
+    subquery, run again, cost as much as finding them. `count`, when given, is
+    the number of items, which then is not counted.
     """
-    page = Paginator(queryset.values_list("pk", flat=True), per_page).get_page(
-        request.GET.get("page")
-    )
+    paginator = ListPaginator(queryset.values_list("pk", flat=True), per_page, count)
+    page = paginator.get_page(request.GET.get("page"))
     ids = list(page.object_list)
-    by_id = queryset.order_by().in_bulk(ids)
+    by_id = (queryset if rows is None else rows).order_by().in_bulk(ids)
     # A row deleted between the two reads (a load running) is left out, not a 500.
     page.object_list = [by_id[pk] for pk in ids if pk in by_id]
     return page
@@ -45,7 +71,10 @@ def _filtered_list(request, filter_class, queryset, template):
     """A list page: its filter form, one page of results, and 400 for unreadable filters."""
     filterset = filter_class(request.GET, queryset=queryset)
     valid = filterset.is_valid()
-    page = _page(request, filterset.qs if valid else queryset.none())
+    if valid:
+        page = _page(request, filterset.qs, count=filterset.known_count(), rows=queryset)
+    else:
+        page = _page(request, queryset.none())
     return render(
         request,
         template,
@@ -61,10 +90,9 @@ def area_list(request):
 
 def area_detail(request, slug):
     area = get_object_or_404(Area, slug=slug)
-    tasks = area.tasks.order_by("-leaderboard_count", "name", "pk")
-    return render(
-        request, "leaderboards/area_detail.html", {"area": area, "page_obj": _page(request, tasks)}
-    )
+    tasks = Task.objects.in_area(area).order_by("-leaderboard_count", "name", "pk")
+    page = _page(request, tasks, count=area.task_count)
+    return render(request, "leaderboards/area_detail.html", {"area": area, "page_obj": page})
 
 
 def task_list(request):
@@ -73,7 +101,7 @@ def task_list(request):
 
 def task_detail(request, slug):
     task = get_object_or_404(Task.objects.select_related("parent"), slug=slug)
-    leaderboards = task.leaderboards.select_related("dataset").order_by("slug")
+    leaderboards = task.leaderboards.for_list().order_by("slug")
     return render(
         request,
         "leaderboards/task_detail.html",
@@ -94,7 +122,7 @@ def dataset_list(request):
 
 def dataset_detail(request, slug):
     dataset = get_object_or_404(Dataset, slug=slug)
-    leaderboards = dataset.leaderboards.select_related("task").order_by("slug")
+    leaderboards = dataset.leaderboards.for_list().order_by("slug")
     return render(
         request,
         "leaderboards/dataset_detail.html",
@@ -143,6 +171,6 @@ def leaderboard_list(request):
     return _filtered_list(
         request,
         LeaderboardFilter,
-        Leaderboard.objects.select_related("task", "dataset", "category"),
+        Leaderboard.objects.for_list(),
         "leaderboards/leaderboard_list.html",
     )
