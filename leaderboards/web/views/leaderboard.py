@@ -30,6 +30,7 @@ from leaderboards.web.table import (
     fold,
     metric_order,
     resolve_sort,
+    rows_markup,
     sort_rows,
 )
 from leaderboards.web.views.reads import consistent_read
@@ -196,8 +197,7 @@ def leaderboard_detail(request, slug):
     fixed, by_metric = _headers(request, data.metrics, sort_key, sort_order)
     folding = fold(everything, data.metrics, request.GET, sort_index)
     names = [metric.name for metric in data.metrics]
-    for item in page_obj.object_list:
-        item.shown = [(names[index], item.cells[index]) for index in folding.shown]
+    checked = data.snapshot is not None
     fold_links, open_all_href, refold_href = _fold_links(request, data.metrics, folding)
 
     chart_metric, chart = _chart(request.GET.get("chart"), data.metrics, items)
@@ -232,7 +232,8 @@ def leaderboard_detail(request, slug):
             "open_all_href": open_all_href,
             "refold_href": refold_href,
             "opened_names": [names[index] for index in folding.opened],
-            "checked": data.snapshot is not None,
+            "checked": checked,
+            "rows_markup": rows_markup(page_obj.object_list, names, folding.shown, checked),
             "sort_key": sort_key,
             "chart": chart,
             "chart_metric": chart_metric,
