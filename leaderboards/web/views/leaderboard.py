@@ -10,13 +10,12 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
-from django.db.models import Count, F, Q, Sum
-from django.db.models.functions import Coalesce
+from django.db import connections, router
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 
 from leaderboards.format.rules import n_samples
-from leaderboards.models import Leaderboard, Row
+from leaderboards.models import Leaderboard, Row, RowVerification, SyntologySnapshot
 from leaderboards.web.chart import build_chart
 from leaderboards.web.export import PageData, Unservable, page_csv, page_json
 from leaderboards.web.filters import RowFilter
@@ -121,21 +120,38 @@ def _headers(request, metrics, sorted_key, sorted_order):
     return fixed, by_metric
 
 
+@dataclass(slots=True)
+class HistoryEntry:
+    read_at_text: str
+    rows_with_line: int
+    rows_ran: int
+    n_ran: int
+    n_samples: int
+
+
 def _history(leaderboard):
-    """Every verification snapshot with its row figures, newest first, in one query."""
-    # Only the columns shown: an old snapshot's blocks are never decoded here.
-    return list(
-        leaderboard.snapshots.newest_first()
-        .only("read_at", "read_at_text")
-        .annotate(
-            rows_with_line=Count("verifications"),
-            rows_ran=Count("verifications", filter=Q(verifications__n_ran__gt=0)),
-            n_ran=Coalesce(Sum("verifications__n_ran"), 0),
-            n_samples=Coalesce(
-                Sum(n_samples(F("verifications__n_ran"), F("verifications__n_unverified"))), 0
-            ),
-        )
+    """Every verification snapshot with its row figures, newest first, in one query.
+
+    Plain SQL: the ORM's building of this grouped query cost more than a tenth
+    of the page. Only the columns shown: an old snapshot's blocks are never
+    decoded here.
+    """
+    connection = connections[router.db_for_read(SyntologySnapshot)]
+    quote = connection.ops.quote_name
+    sql = (
+        "SELECT s.read_at_text, COUNT(v.id), COUNT(CASE WHEN v.n_ran > 0 THEN 1 END), "
+        "COALESCE(SUM(v.n_ran), 0), COALESCE(SUM(v.n_unverified), 0) "
+        f"FROM {quote(SyntologySnapshot._meta.db_table)} s "
+        f"LEFT JOIN {quote(RowVerification._meta.db_table)} v ON v.snapshot_id = s.id "
+        "WHERE s.leaderboard_id = %s GROUP BY s.id, s.read_at_text, s.read_at "
+        "ORDER BY s.read_at DESC"
     )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [leaderboard.pk])
+        return [
+            HistoryEntry(read_at_text, with_line, ran, n_ran, n_samples(n_ran, n_unverified))
+            for read_at_text, with_line, ran, n_ran, n_unverified in cursor.fetchall()
+        ]
 
 
 def _chart(chosen, metrics, items):
