@@ -18,7 +18,10 @@ from leaderboards.format import derive
 from leaderboards.format.rules import ROW_COUNTERS, compact_json, n_samples
 from leaderboards.format.values import parse_metric_value
 from leaderboards.models import (
+    Area,
     EditorAddition,
+    LeaderboardArea,
+    Metric,
     MetricValue,
     Paper,
     Row,
@@ -132,6 +135,41 @@ class _Reader:
             cursor.execute(sql, params)
             return cursor.fetchall()
 
+    def _instances(self, model, tail, params):
+        """`model` objects from `SELECT <its columns, as t.*> <tail>`.
+
+        Only for models whose fields need no conversion from what the
+        drivers give (text and numbers): from_db() applies none.
+        """
+        fields = model._meta.concrete_fields
+        columns = ", ".join(f"t.{self.connection.ops.quote_name(f.column)}" for f in fields)
+        names = [field.attname for field in fields]
+        alias = self.connection.alias
+        return [
+            model.from_db(alias, names, values)
+            for values in self._fetch(f"SELECT {columns} {tail}", params)
+        ]
+
+    def metrics(self, leaderboard_id):
+        """The board's metrics in the page's order."""
+        table = self.connection.ops.quote_name(Metric._meta.db_table)
+        return self._instances(
+            Metric,
+            f"FROM {table} t WHERE t.leaderboard_id = %s ORDER BY t.position",
+            [leaderboard_id],
+        )
+
+    def areas(self, leaderboard_id):
+        """The board's areas (`categories`) in the file's order."""
+        quote = self.connection.ops.quote_name
+        return self._instances(
+            Area,
+            f"FROM {quote(LeaderboardArea._meta.db_table)} l "
+            f"JOIN {quote(Area._meta.db_table)} t ON t.id = l.area_id "
+            "WHERE l.leaderboard_id = %s ORDER BY l.position",
+            [leaderboard_id],
+        )
+
     def rows(self, leaderboard_id, extras):
         """Every row of the board in rank order, shown or not.
 
@@ -189,9 +227,9 @@ class PageData:
         self.row_extras = row_extras
         # (block, reason) for each part of the page a stored value kept from being shown.
         self.unshown = []
-        self.metrics = list(leaderboard.metrics.all())
-        self.areas = [link.area for link in leaderboard.area_links.all()]
         reader = _Reader(Row)
+        self.metrics = reader.metrics(leaderboard.pk)
+        self.areas = reader.areas(leaderboard.pk)
         self.rows = []
         by_pk = {}
         empty = [None] * len(self.metrics)

@@ -49,7 +49,7 @@ class Header:
 
 
 def _page_data(slug, **options):
-    return PageData(get_object_or_404(Leaderboard.objects.for_page(), slug=slug), **options)
+    return PageData(get_object_or_404(Leaderboard.objects.named(), slug=slug), **options)
 
 
 def _query(request, **changes):
