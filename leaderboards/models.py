@@ -318,9 +318,17 @@ BOARDS_NEWEST_FIRST = (
 
 
 class LeaderboardQuerySet(models.QuerySet):
+    def named(self):
+        """The board with its task, dataset and main area, in one query.
+
+        What the board's own pages read this way; its metrics, areas and rows
+        they read in plain SQL (web/export.py, PageData).
+        """
+        return self.select_related("task", "dataset", "category")
+
     def for_page(self):
         """Everything the page header needs, in one query plus two prefetches."""
-        return self.select_related("task", "dataset", "category").prefetch_related(
+        return self.named().prefetch_related(
             models.Prefetch(
                 "area_links",
                 queryset=LeaderboardArea.objects.select_related("area").order_by("position"),

@@ -46,7 +46,7 @@ def test_unknown_csv_is_a_404(db, client):
 
 
 def test_csv_costs_a_fixed_number_of_queries(seeded, client, django_assert_num_queries):
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(7):
         client.get(CSV_URL)
 
 
@@ -122,10 +122,10 @@ def test_an_unreadable_filter_is_the_pages_400_in_plain_text(seeded, client, que
 def test_a_filtered_sorted_csv_costs_the_same_queries_however_many_rows(
     big_board, seeded, client, django_assert_num_queries, slug, rows
 ):
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(7):
         assert len(csv_models(client, slug)) == rows
     # One more: the primary keys the filters keep.
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(8):
         assert len(csv_models(client, slug, "?has_code=true&ran=true&sort=FPR95")) < rows
 
 

@@ -1,7 +1,8 @@
 from urllib.parse import urlsplit
 
 from django import template
-from django.utils.html import format_html
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 
 from leaderboards.format import rules
 from leaderboards.web import words
@@ -38,7 +39,10 @@ def as_time(value):
     both = words.when(value)
     if both is None:
         return "" if value is None else value
-    return format_html('<time datetime="{}">{}</time>', *both)
+    machine, human = both
+    # format_html() written out: a results page has one of these per row, and
+    # its general machinery cost three times the rest of the work.
+    return mark_safe(f'<time datetime="{escape(machine)}">{escape(human)}</time>')  # noqa: S308
 
 
 @register.filter

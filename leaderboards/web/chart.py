@@ -13,6 +13,8 @@ from operator import attrgetter
 
 from django.utils.safestring import mark_safe
 
+from leaderboards.web.words import MONTHS
+
 # The canvas, in SVG units. The value axis is labelled on both sides: a phone
 # opens the chart at its right end, on the newest results (see site.css).
 WIDTH, HEIGHT = 1000, 360
@@ -31,7 +33,6 @@ MAX_RECORDS = 200
 
 LABEL_CHARS = 26
 TIP_CHARS = 60
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 # Below this span the x axis counts months: a year's board gets more than one tick.
 MONTH_TICKS_UNDER_DAYS = 800
 MOST_TICKS = 12

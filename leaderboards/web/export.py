@@ -11,14 +11,19 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from django.db import connections, router
 from django.urls import reverse
 
 from leaderboards.format import derive
 from leaderboards.format.rules import ROW_COUNTERS, compact_json, n_samples
 from leaderboards.format.values import parse_metric_value
 from leaderboards.models import (
+    Area,
     EditorAddition,
+    LeaderboardArea,
+    Metric,
     MetricValue,
+    Paper,
     Row,
     RowVerification,
     SyntologySnapshot,
@@ -106,10 +111,103 @@ class PageRow:
     added: object = None
 
 
-ROW_FIELDS = (
-    "pk", "rank", "model", "uses_additional_data", "paper__slug", "paper_title", "paper_url",
-    "paper_date", "code", "n_code_links",
-)  # fmt: skip
+class _Reader:
+    """The page's row queries in plain SQL, each a fixed text.
+
+    They run on every uncached request of a board, and the ORM's building of
+    them, with its per-value conversions, cost more than the database's
+    answering (as for the page cache's versions, upkeep/cache.py). Dates and
+    flags come converted by the drivers themselves (Django registers SQLite's
+    converters by column type); the rows' extra keys go through their field.
+    """
+
+    def __init__(self, model):
+        self.connection = connections[router.db_for_read(model)]
+        quote = self.connection.ops.quote_name
+        self.rows_table = quote(Row._meta.db_table)
+        self.papers_table = quote(Paper._meta.db_table)
+        self.values_table = quote(MetricValue._meta.db_table)
+        self.verifications_table = quote(RowVerification._meta.db_table)
+        self.extra_field = Row._meta.get_field("extra")
+
+    def _fetch(self, sql, params):
+        with self.connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall()
+
+    def _instances(self, model, tail, params):
+        """`model` objects from `SELECT <its columns, as t.*> <tail>`.
+
+        Only for models whose fields need no conversion from what the
+        drivers give (text and numbers): from_db() applies none.
+        """
+        fields = model._meta.concrete_fields
+        columns = ", ".join(f"t.{self.connection.ops.quote_name(f.column)}" for f in fields)
+        names = [field.attname for field in fields]
+        alias = self.connection.alias
+        return [
+            model.from_db(alias, names, values)
+            for values in self._fetch(f"SELECT {columns} {tail}", params)
+        ]
+
+    def metrics(self, leaderboard_id):
+        """The board's metrics in the page's order."""
+        table = self.connection.ops.quote_name(Metric._meta.db_table)
+        return self._instances(
+            Metric,
+            f"FROM {table} t WHERE t.leaderboard_id = %s ORDER BY t.position",
+            [leaderboard_id],
+        )
+
+    def areas(self, leaderboard_id):
+        """The board's areas (`categories`) in the file's order."""
+        quote = self.connection.ops.quote_name
+        return self._instances(
+            Area,
+            f"FROM {quote(LeaderboardArea._meta.db_table)} l "
+            f"JOIN {quote(Area._meta.db_table)} t ON t.id = l.area_id "
+            "WHERE l.leaderboard_id = %s ORDER BY l.position",
+            [leaderboard_id],
+        )
+
+    def rows(self, leaderboard_id, extras):
+        """Every row of the board in rank order, shown or not.
+
+        PageRow's fields, then withheld, then (with `extras`) the extra keys.
+        """
+        columns = (
+            "r.id, r.rank, r.model, r.uses_additional_data, p.slug, r.paper_title, r.paper_url, "
+            "r.paper_date, r.code, r.n_code_links, r.withheld"
+        )
+        if extras:
+            columns += ", r.extra"
+        found = self._fetch(
+            f"SELECT {columns} FROM {self.rows_table} r "
+            f"LEFT JOIN {self.papers_table} p ON p.id = r.paper_id "
+            "WHERE r.leaderboard_id = %s ORDER BY r.rank",
+            [leaderboard_id],
+        )
+        if not extras:
+            return found
+        decode = self.extra_field.from_db_value
+        return [(*values[:11], decode(values[11], None, self.connection)) for values in found]
+
+    def values(self, leaderboard_id):
+        """(row id, metric id, raw, number) of the shown rows, each row's in file order."""
+        return self._fetch(
+            f"SELECT v.row_id, v.metric_id, v.raw, v.number FROM {self.values_table} v "
+            f"JOIN {self.rows_table} r ON r.id = v.row_id "
+            "WHERE r.leaderboard_id = %s AND r.withheld = %s ORDER BY v.row_id, v.position",
+            [leaderboard_id, False],
+        )
+
+    def verifications(self, snapshot_id):
+        return self._fetch(
+            "SELECT row_id, n_ran, n_unverified, n_pointer_only_licence "
+            f"FROM {self.verifications_table} "
+            "WHERE snapshot_id = %s AND row_id IS NOT NULL",
+            [snapshot_id],
+        )
 
 
 class PageData:
@@ -129,26 +227,26 @@ class PageData:
         self.row_extras = row_extras
         # (block, reason) for each part of the page a stored value kept from being shown.
         self.unshown = []
-        self.metrics = list(leaderboard.metrics.all())
-        self.areas = [link.area for link in leaderboard.area_links.all()]
-        shown = Row.objects.filter(leaderboard=leaderboard).shown()
-        fields = (*ROW_FIELDS, "extra") if row_extras else ROW_FIELDS
+        reader = _Reader(Row)
+        self.metrics = reader.metrics(leaderboard.pk)
+        self.areas = reader.areas(leaderboard.pk)
         self.rows = []
         by_pk = {}
         empty = [None] * len(self.metrics)
-        for values in shown.order_by("rank").values_list(*fields):
-            pk, rank, model, extra_data, slug, title, url, day, code, links = values[:10]
+        self.withheld = 0
+        for values in reader.rows(leaderboard.pk, row_extras):
+            pk, rank, model, extra_data, slug, title, url, day, code, links, withheld = values[:11]
+            if withheld:
+                self.withheld += 1
+                continue
             paper = PaperRef(slug) if slug is not None else None
-            extra = values[10] if row_extras else {}
+            extra = values[11] if row_extras else {}
             row = PageRow(pk, rank, model, extra_data, paper, title, url, day, code, links, extra)
             row.cells = empty.copy()
             self.rows.append(row)
             by_pk[pk] = row
         column = {metric.pk: index for index, metric in enumerate(self.metrics)}
-        values = MetricValue.objects.filter(row__in=shown).order_by("row_id", "position")
-        for row_id, metric_id, raw, number in values.values_list(
-            "row_id", "metric_id", "raw", "number"
-        ):
+        for row_id, metric_id, raw, number in reader.values(leaderboard.pk):
             row = by_pk[row_id]
             if number is not None and not math.isfinite(number):
                 # Stored before the parser refused infinities: no chart or sort can place it.
@@ -161,11 +259,8 @@ class PageData:
         if self.snapshot is not None:
             self.verification = {
                 row_id: Verification(n_ran, n_unverified, n_pointer)
-                for row_id, n_ran, n_unverified, n_pointer in RowVerification.objects.filter(
-                    snapshot=self.snapshot, row__isnull=False
-                ).values_list("row_id", "n_ran", "n_unverified", "n_pointer_only_licence")
+                for row_id, n_ran, n_unverified, n_pointer in reader.verifications(self.snapshot.pk)
             }
-        self.withheld = leaderboard.rows.filter(withheld=True).count()
         self.additions = self._additions()
         self._names = {metric.pk: metric.name for metric in self.metrics}
 

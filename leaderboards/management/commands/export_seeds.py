@@ -15,7 +15,7 @@ class Command(BaseCommand):
     def handle(self, *args, directory, **options):
         directory.mkdir(parents=True, exist_ok=True)
         written, failed = 0, 0
-        for leaderboard in Leaderboard.objects.for_page().iterator(chunk_size=500):
+        for leaderboard in Leaderboard.objects.named().iterator(chunk_size=500):
             try:
                 text = page_json(PageData(leaderboard).document())
             except Unservable as error:
