@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.db.models.functions import Length
+from django.db.models.functions import Length, Upper
 from django.urls import reverse
 from django.utils import timezone
 
@@ -840,6 +840,11 @@ class SearchEntry(models.Model):
                 models.F("name"),
                 name="search_entry_kind_length_idx",
             ),
+            # A name equal to the query (ignoring case) goes first wherever it is:
+            # found here, not by reading every name of the query's length (50,000
+            # model names at PwC size). Both databases' upper() fold ASCII only,
+            # as SQLite's LIKE does.
+            models.Index(models.F("kind"), Upper("name"), name="search_entry_kind_upper_idx"),
         ]
 
     def __str__(self):
