@@ -5,7 +5,7 @@
     .venv/bin/python bench/suggest.py --database-url postgres://.../loaded   # a loaded PostgreSQL
 
 Asks /search/suggest for every prefix of a few queries, letter by letter, and
-every one- and two-letter query, through Django's test client in this process
+every one- and two-letter query and a few of one-letter words, through Django's test client in this process
 with the page cache off (every answer is computed, as for a query nobody asked
 before), and prints the median and 95th percentile of each, wall and CPU. The
 CPU time is the server's own work whatever else loads the machine: this
@@ -31,6 +31,8 @@ from lists import database_cpu_ns, measured  # noqa: E402
 
 LIMIT_MS = 20
 TYPED = ["out-of-distribution", "imagenet", "image classification", "resnet", "bert", "detection"]
+# Words of a letter each match densely together: "o d" finds some 6,000 names.
+INITIALS = ["o d", "i c", "s s", "a b", "d e", "m l"]
 
 
 def prefixes(text):
@@ -38,10 +40,11 @@ def prefixes(text):
 
 
 def asked():
-    """Each query typed letter by letter, then every letter and pair of letters."""
+    """Each query typed letter by letter, then every letter and pair of letters,
+    then a few queries of one-letter words."""
     typed = [prefix for text in TYPED for prefix in prefixes(text)]
     letters = string.ascii_lowercase
-    short = [*letters, *(a + b for a in letters for b in letters)]
+    short = [*letters, *(a + b for a in letters for b in letters), *INITIALS]
     return typed + [query for query in short if query not in typed]
 
 
