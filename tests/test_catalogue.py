@@ -2,6 +2,7 @@
 
 import copy
 import re
+from collections import defaultdict
 from datetime import date
 from html import unescape
 
@@ -11,7 +12,16 @@ from django.urls import reverse
 from django.utils.http import urlencode
 
 from leaderboards import decisions
-from leaderboards.models import Area, Leaderboard, Metric, Paper, Row, SiteState, Task
+from leaderboards.models import (
+    Area,
+    BusiestTask,
+    Leaderboard,
+    Metric,
+    Paper,
+    Row,
+    SiteState,
+    Task,
+)
 from leaderboards.upkeep.figures import refresh_leaderboard
 from tests.conftest import SEED_SLUG, admin_url
 
@@ -135,6 +145,63 @@ def test_home_totals_and_busiest_tasks_are_the_live_counts_after_loads_and_decis
     assert shown_totals(client) == live_totals() == {**before, "Results": before["Results"] - 1}
     decisions.restore([decisions.row_ref(row.leaderboard_id, row.key, row.model)], editor)
     assert shown_totals(client) == live_totals() == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_refreshes_ending_together_keep_the_busiest_tasks_whole(load, seed_page, write_page):
+    import threading
+
+    from django.db import DatabaseError, connection, transaction
+
+    from leaderboards.upkeep import figures
+
+    if connection.vendor != "postgresql":
+        pytest.skip("a table lock: on SQLite every write transaction runs alone")
+    pages = [board(seed_page, i, task=f"Task {i % 3}", rows=1) for i in range(7)]
+    ok, _, err = load(*(write_page(page) for page in pages))
+    assert ok, err
+    # Out of step with the counts, so each refresh rewrites the places.
+    BusiestTask.objects.all().delete()
+    rewritten, commit, second_done = threading.Event(), threading.Event(), threading.Event()
+    errors = []
+
+    def first():
+        # A refresh stopped after its delete and inserts, before its commit.
+        try:
+            with transaction.atomic():
+                figures._refresh_busiest_tasks()
+                rewritten.set()
+                commit.wait(30)
+        except DatabaseError as error:
+            errors.append(error)
+        finally:
+            rewritten.set()
+            connection.close()
+
+    def second():
+        try:
+            figures.refresh_counts()
+        except DatabaseError as error:
+            errors.append(error)
+        finally:
+            connection.close()
+            second_done.set()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    threads[0].start()
+    assert rewritten.wait(30)
+    threads[1].start()
+    assert not second_done.wait(1), "the second refresh did not wait for the first"
+    commit.set()
+    for thread in threads:
+        thread.join(30)
+    assert errors == []
+    kept = defaultdict(list)
+    for area, task in BusiestTask.objects.order_by("area__slug", "place").values_list(
+        "area__slug", "task__slug"
+    ):
+        kept[area].append(task)
+    assert kept == live_busiest()
 
 
 def shown_count(client, url):
