@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from leaderboards import decisions
-from leaderboards.models import Leaderboard, Metric, Row
+from leaderboards.models import Leaderboard, Metric, Row, SearchEntry, SearchKind
 from leaderboards.upkeep.cache import _BumpAfterCommit, versions
 from leaderboards.web.chart import MAX_POINTS
 from tests.conftest import SEED_FILE, SEED_SLUG, admin_url, cached_entries, scaled_page
@@ -117,6 +117,20 @@ def test_a_deleted_leaderboard_is_gone_from_the_cache(
     with django_capture_on_commit_callbacks(execute=True):
         Leaderboard.objects.get(slug=SEED_SLUG).delete()
     assert client.get(LEADERBOARD).status_code == 404
+
+
+def test_a_write_to_the_search_tables_alone_leaves_every_page_cached(
+    seeded, page_cache, client, django_capture_on_commit_callbacks
+):
+    pages = [LEADERBOARD, reverse("leaderboards:home")]
+    for url in pages:
+        assert client.get(url).headers["X-Page-Cache"] == "miss"
+    # Derived like the figures: the work that rewrites them retires the pages itself.
+    with django_capture_on_commit_callbacks(execute=True):
+        SearchEntry.objects.filter(kind=SearchKind.PAPER).delete()
+        SearchEntry.objects.create(kind=SearchKind.TASK, name="A task", slug="a-task")
+    for url in pages:
+        assert client.get(url).headers["X-Page-Cache"] == "hit", url
 
 
 def test_many_writes_in_one_transaction_bump_the_version_once(

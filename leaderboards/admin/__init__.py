@@ -30,6 +30,7 @@ from django.utils.html import format_html, format_html_join
 
 from leaderboards import decisions
 from leaderboards.admin import additions  # noqa: F401 (registers the added results' admin)
+from leaderboards.admin.deletes import FiguresKeptOnDelete
 from leaderboards.admin.directions import suggest_direction
 from leaderboards.admin.queue import BUSY, DirectionsQueue
 from leaderboards.models import (
@@ -79,7 +80,7 @@ def history_html(entries):
     return format_html('<ul class="editorial-history">{}</ul>', items)
 
 
-class CuratedAdmin(admin.ModelAdmin):
+class CuratedAdmin(FiguresKeptOnDelete, admin.ModelAdmin):
     """Every model field read-only except `editorial_fields`; no adding by hand."""
 
     editorial_fields = ()

@@ -52,6 +52,8 @@ from leaderboards.models import (
     Leaderboard,
     MetricValue,
     RowVerification,
+    SearchEntry,
+    SearchPrefix,
     SiteState,
     UpkeepPending,
     page_version_now,
@@ -281,9 +283,10 @@ def connect_signals():
     from django.apps import apps
 
     for model in apps.get_app_config("leaderboards").get_models():
-        if model in (SiteState, UpkeepPending, BusiestTask):
-            # Bookkeeping, or figures derived from the data at the end of the
-            # work that changed it, which retires the pages itself.
+        if model in (SiteState, UpkeepPending, BusiestTask, SearchEntry, SearchPrefix):
+            # Bookkeeping, or figures and search entries derived from the data
+            # at the end of the work that changed it, which retires the pages
+            # itself.
             continue
         post_save.connect(_on_write, sender=model, dispatch_uid=f"page-cache-save-{model}")
         post_delete.connect(_on_write, sender=model, dispatch_uid=f"page-cache-delete-{model}")
