@@ -424,8 +424,7 @@ def refresh_prefixes():
 
 
 def _forget(cursor, prefixes):
-    """Drop these prefixes' lists. Raw, as refresh_index() deletes: a post_delete
-    receiver of the page cache would retire every page for each row."""
+    """Drop these prefixes' lists, in one statement as refresh_index() deletes."""
     if prefixes:
         marks = ", ".join(["%s"] * len(prefixes))
         table = SearchPrefix._meta.db_table
@@ -515,7 +514,8 @@ def refresh_index():
     task, dataset = Task._meta.db_table, Dataset._meta.db_table
     board, paper = Leaderboard._meta.db_table, Paper._meta.db_table
     with transaction.atomic():
-        # Raw, so a post_delete receiver cannot turn it into 150,000 deletes.
+        # One statement each: the ORM would first collect the prefixes each
+        # entry cascades to.
         with connection.cursor() as cursor:
             _one_writer_at_a_time(cursor)
             cursor.execute(f"DELETE FROM {SearchPrefix._meta.db_table}")
