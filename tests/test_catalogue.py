@@ -5,9 +5,10 @@ import re
 from collections import defaultdict
 from datetime import date
 from html import unescape
+from urllib.parse import quote
 
 import pytest
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils.http import urlencode
 
@@ -23,6 +24,7 @@ from leaderboards.models import (
     Task,
 )
 from leaderboards.upkeep.figures import refresh_leaderboard
+from leaderboards.web import catalogue_filters
 from tests.conftest import SEED_SLUG, admin_url
 
 TASK = "out-of-distribution-detection"
@@ -227,6 +229,35 @@ def test_lists_by_area_show_the_live_count_of_what_they_list(load, seed_page, wr
     assert shown_count(client, "/sota/?area=computer-vision") == 54
     assert shown_count(client, "/sota/?area=medical") == 1
     assert "Page 1 of 2" in html(client, "/sota/?area=computer-vision")
+
+
+@pytest.mark.parametrize("max_ids", [1000, 1], ids=["ids read once", "matched again"])
+def test_lists_by_task_or_dataset_show_the_live_count(
+    load, seed_page, write_page, client, monkeypatch, max_ids
+):
+    """One filter alone is counted from the matched tasks' (datasets') kept board
+    counts; past MAX_MATCHED_IDS matches, or with a second filter, by the database."""
+    monkeypatch.setattr(catalogue_filters, "MAX_MATCHED_IDS", max_ids)
+    # 55 boards: two pages, so the count is not simply the rows on the page.
+    pages = [board(seed_page, i, rows=1 + i % 2) for i in range(52)]
+    pages += [board(seed_page, 90 + i, task="Image Clustering", rows=1) for i in range(3)]
+    ok, _, err = load(*(write_page(page) for page in pages))
+    assert ok, err
+    boards = Leaderboard.objects
+    for value, expected in [
+        (TASK, boards.filter(task__slug=TASK)),
+        ("clustering", boards.filter(task__name__icontains="clustering")),
+        ("o", boards.filter(Q(task__slug="o") | Q(task__name__icontains="o"))),
+        ("no such task", boards.none()),
+    ]:
+        assert shown_count(client, f"/sota/?task={quote(value)}") == expected.count(), value
+        rows = f"/sota/?task={quote(value)}&min_rows=2"
+        assert shown_count(client, rows) == expected.filter(row_count__gte=2).count(), value
+    assert boards.filter(task__slug=TASK).count() == 52
+    dataset = Leaderboard.objects.values_list("dataset__slug", flat=True).first()
+    expected = boards.filter(dataset__slug=dataset).count()
+    assert shown_count(client, f"/sota/?dataset={dataset}") == expected > 0
+    assert "Page 1 of 2" in html(client, "/sota/?task=o")
 
 
 def test_unfiltered_lists_show_the_live_count_after_loads_and_decisions(
@@ -536,6 +567,11 @@ def test_pagination_links_keep_the_filters(load, seed_page, write_page, client):
         # An area alone is counted by the loader: 3 (it was 4).
         ("/sota/?area=computer-vision", 3),
         ("/task/?area=computer-vision", 3),
+        # The matching tasks are read once, with their kept board counts, for
+        # the page's count and its rows: the name's LIKE runs once, not twice.
+        (f"/sota/?task={TASK}", 4),
+        ("/sota/?dataset=imagenet", 4),
+        ("/sota/?task=detection&min_rows=2", 5),
     ],
 )
 def test_query_counts_are_pinned_and_do_not_grow_with_items(

@@ -107,16 +107,31 @@ def _text(field, label):
     )
 
 
-def _slug_or_name(prefix):
-    """A filter on a related row by its slug, or failing that by part of its name."""
+# A task or dataset filter matching up to this many is read once and its ids
+# sent to the list's queries; past it, they match it again as a subquery each
+# (an IN list of tens of thousands would pass SQLite's limit of parameters).
+MAX_MATCHED_IDS = 1000
 
-    def filter_by(queryset, name, value):
+
+def _slug_or_name(prefix):
+    """A filter on the board's task or dataset by its slug, or by part of its name.
+
+    The matching tasks (datasets) are read once with their kept board counts:
+    the name's LIKE reads every name, and it ran for the page's count and
+    again for its rows. Each board has one task and one dataset, so when this
+    is the only filter the counts add up to the list's (see known_count).
+    """
+
+    def filter_by(filterset, queryset, name, value):
         related = queryset.model._meta.get_field(prefix).related_model
         value = value.strip()
-        # Matching rows found once, then looked up per leaderboard: not a LIKE per board.
-        return queryset.filter(
-            **{f"{prefix}__in": related.objects.filter(Q(slug=value) | Q(name__icontains=value))}
-        )
+        matching = related.objects.filter(Q(slug=value) | Q(name__icontains=value))
+        found = matching.order_by().values_list("pk", "leaderboard_count")
+        found = list(found[: MAX_MATCHED_IDS + 1])
+        if len(found) > MAX_MATCHED_IDS:
+            return queryset.filter(**{f"{prefix}__in": matching})
+        filterset.matched_boards[prefix] = sum(count for _, count in found)
+        return queryset.filter(**{f"{prefix}__in": [pk for pk, _ in found]})
 
     return filter_by
 
@@ -186,10 +201,8 @@ class PaperFilter(ListFilter):
 
 class LeaderboardFilter(ListFilter):
     area = _area("by_area")
-    task = django_filters.CharFilter(method=_slug_or_name("task"), label="Task", max_length=200)
-    dataset = django_filters.CharFilter(
-        method=_slug_or_name("dataset"), label="Dataset", max_length=200
-    )
+    task = django_filters.CharFilter(method="by_task", label="Task", max_length=200)
+    dataset = django_filters.CharFilter(method="by_dataset", label="Dataset", max_length=200)
     metric = django_filters.CharFilter(method="by_metric", label="Metric", max_length=200)
     since_archive = django_filters.BooleanFilter(
         method="by_since_archive", label="Newer results", widget=AnyYesNo
@@ -213,6 +226,14 @@ class LeaderboardFilter(ListFilter):
         model = Leaderboard
         fields = []
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Boards of the tasks (datasets) a filter matched, by the kept counts.
+        self.matched_boards = {}
+
+    by_task = _slug_or_name("task")
+    by_dataset = _slug_or_name("dataset")
+
     def by_area(self, queryset, name, value):
         # A probe of the board-area unique index per board, in the sort's
         # order, until the page is full: an IN list of the area's boards was
@@ -225,10 +246,13 @@ class LeaderboardFilter(ListFilter):
     def known_count(self):
         # Area.leaderboard_count counts the same board-area links the filter
         # follows, at most one per board and area (leaderboard_area_unique).
-        if self.narrowing == {"area"}:
+        narrowing = self.narrowing
+        if narrowing == {"area"}:
             return self.areas[self.form.cleaned_data["area"]]["leaderboard_count"]
-        if not self.narrowing:
+        if not narrowing:
             return _site_total("leaderboard_count")
+        if len(narrowing) == 1:
+            return self.matched_boards.get(narrowing.pop())
         return None
 
     def by_metric(self, queryset, name, value):
