@@ -377,20 +377,25 @@ def worker_pids(master_pid):
 
 
 def cpu_seconds(pids):
-    """User and system CPU the processes have used so far.
+    """User and system CPU the processes and their children have used so far.
 
     On a machine shared with other work, wall-clock latency tells how busy the
     machine was as much as how heavy the page is; CPU per request does not.
+    A gunicorn master's workers are counted whether they still run or have
+    been replaced (a replaced worker's CPU moves to its master's cutime and
+    cstime when the master reaps it), so pass the master alone.
     """
     ticks = os.sysconf("SC_CLK_TCK")
     total = 0.0
     for pid in pids:
         try:
+            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        # utime and stime are fields 14 and 15 of stat(5); 2 of them precede ")".
-        total += (int(fields[11]) + int(fields[12])) / ticks
+        # utime, stime, cutime and cstime are fields 14 to 17 of stat(5); 2 precede ")".
+        total += sum(int(field) for field in fields[11:15]) / ticks
+        total += cpu_seconds([int(child) for child in children])
     return total
 
 

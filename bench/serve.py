@@ -284,7 +284,7 @@ def main():
         with serve() as master:
             workers = common.worker_pids(master.pid)
             rss_start = [common.rss_mb(pid) for pid in workers]
-            pids = [master.pid, *workers]
+            pids = [master.pid]  # and its workers, replaced or not (common.cpu_seconds)
             if options.huge_rows:
                 warm(base, pages[0].path)
                 stall = _stall(base, pages[0].path, options.duration, pids)
