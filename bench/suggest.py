@@ -4,15 +4,15 @@
     .venv/bin/python bench/suggest.py [--boards 15000] [--seed 1] [--repeat 15]
     .venv/bin/python bench/suggest.py --database-url postgres://.../loaded   # a loaded PostgreSQL
 
-Asks /search/suggest for every prefix of a few queries, letter by letter,
-every one- and two-letter query and a few of one-letter words, through Django's
-test client in this process with the page cache off (every answer is computed,
-as for a query nobody asked before), and prints the median and 95th percentile
-of each, wall and CPU. The CPU time is the server's own work whatever else loads the machine: this
-process's (SQLite runs in it) plus, on PostgreSQL, that of the database's
-process serving the connection (read from /proc, so the database must run on
-this machine). Exits non-zero when any median or 95th percentile, wall or CPU,
-misses the limit.
+Asks /search/suggest for every prefix of a few queries, letter by letter, every
+one- and two-letter query and a few of one-letter words, through Django's test
+client in this process with the page cache off (every answer is computed, as
+for a query nobody asked before), and prints the median and 95th percentile of
+each, wall and CPU. The CPU time is the server's own work whatever else loads
+the machine: this process's (SQLite runs in it) plus, on PostgreSQL, that of
+the database's process serving the connection (read from /proc, so the database
+must run on this machine). Exits non-zero when any median or 95th percentile,
+wall or CPU, misses the limit.
 """
 
 import argparse
