@@ -46,7 +46,7 @@ from leaderboards.models import (
 from leaderboards.upkeep import search
 from leaderboards.upkeep.cache import bump_catalogue_version, data_changed
 from leaderboards.upkeep.figures import refresh_counts, refresh_leaderboards
-from leaderboards.upkeep.statistics import refresh_statistics
+from leaderboards.upkeep.statistics import analyze_grown_tables, refresh_statistics
 
 CHUNK = 250
 
@@ -277,6 +277,8 @@ class Writer:
                         batch[item.slug] = item
                 if not self.dry_run:
                     self._write_batch(list(batch.values()), catalogue_only, stored)
+                    # Before the commit, whose foreign-key checks plan by these statistics.
+                    analyze_grown_tables()
         except DatabaseError as error:
             # Anything else the chunk wrote (its marker) found the disk full.
             if is_disk_full(error):
