@@ -863,7 +863,8 @@ class SearchPrefix(models.Model):
 
     Derived, never edited: search.refresh_prefixes() writes them after each
     load, for every prefix of one to three letters and every longer one that
-    begins many names: the first few entries of each kind in the search's order.
+    begins many names, and every pair and three of initials ("l m": a word
+    beginning with each): the first few entries of each kind in the search's order.
     A letter or two match tens of thousands of names; suggestions for them are
     read here instead of ranking every match. A prefix with no rows is not
     known, and is searched.

@@ -8,7 +8,7 @@ from django.urls import reverse
 from leaderboards.models import Leaderboard, SearchEntry
 from leaderboards.upkeep import search
 from leaderboards.upkeep.cache import PAGE_CACHE
-from leaderboards.web.views.search import MAX_SUGGESTIONS
+from leaderboards.web.views.search import MAX_SUGGESTIONS, SUGGESTIONS_PER_KIND
 from tests.conftest import SEED_SLUG
 from tests.test_catalogue import board
 
@@ -217,7 +217,7 @@ def test_short_prefix_lists_rank_as_sorting_every_match(react_boards, monkeypatc
         assert first_of_each_kind(search.suggest(query, per_kind), per_kind) == shown, query
     # The lists answered those they could, and could not answer all.
     answered = [q for q in QUERIES if search._listed(search.terms(q), q, per_kind) is not None]
-    assert {"react", "r", "d", "npos", "vit b"} <= set(answered)
+    assert {"react", "r", "d", "npos", "vit b", "d r", "o o"} <= set(answered)
     assert set(answered) < set(QUERIES)
 
 
@@ -229,3 +229,41 @@ def test_an_accented_name_is_listed_as_the_search_engine_folds_it(db, load, seed
     for query in ["de", "dé", "déb", "deb", "DÉB"]:
         shown = first_of_each_kind(search.search(query, per_kind=3), 3)
         assert first_of_each_kind(search.suggest(query, 3), 3) == shown, query
+
+
+def test_words_of_a_letter_each_are_answered_from_their_initials_list(
+    load, seed_page, write_page, monkeypatch, client, django_assert_num_queries
+):
+    """Names with a d word, an r word or a z word come first; the one with all three
+    comes late, past where each letter's own list ends: only the list of a pair or
+    three of initials reaches it."""
+    tasks = [*(f"{letter}{n}x" for letter in "DRZ" for n in range(4)), "Deep Reasoning Zero"]
+    pages = [board(seed_page, n, task=task) for n, task in enumerate(tasks, 1)]
+    ok, _, err = load(*(write_page(page) for page in pages))
+    assert ok, err
+    # Lists as long as the box shows of a kind: no list but the pair's holds all.
+    monkeypatch.setattr(search, "LISTED_PER_KIND", SUGGESTIONS_PER_KIND)
+    search.refresh_index()
+    for query in ["d r", "r d", "R  D", "d r d", "z d", "z r d", "d r z r"]:
+        with django_assert_num_queries(1):
+            names = [s["name"] for s in suggest(client, query)]
+        assert names[0] == "Deep Reasoning Zero", query
+        shown = first_of_each_kind(search.search(query, per_kind=3), 3)
+        assert first_of_each_kind(search.suggest(query, 3), 3) == shown, query
+
+
+def test_a_model_restored_after_a_rebuild_is_suggested_for_its_initials(seeded, editor):
+    """Withheld when the lists were last built, so in none of them: the list of
+    its initials "m r", which holds papers only, must not answer alone."""
+    from leaderboards import decisions
+
+    row = seeded.rows.get(model="MOS (BiT-S-R101x1)")
+    ref = [decisions.row_ref(seeded.pk, row.key, row.model)]
+    decisions.withhold(ref, "Spam", editor)
+    search.refresh_index()
+    assert "model" not in search.suggest("m r", 3)
+    decisions.restore(ref, editor)
+    for query in ["m r", "r m", "b m", "m"]:
+        shown = first_of_each_kind(search.search(query, per_kind=3), 3)
+        assert first_of_each_kind(search.suggest(query, 3), 3) == shown, query
+    assert [e.name for e in search.suggest("m r", 3)["model"]] == ["MOS (BiT-S-R101x1)"]

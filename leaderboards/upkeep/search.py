@@ -11,6 +11,7 @@ find the same entries.
 import re
 import unicodedata
 from collections import Counter, defaultdict
+from itertools import combinations
 
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.search import SearchQuery, SearchVector, SearchVectorField
@@ -175,21 +176,32 @@ def _listed(words, exact, per_kind):
     `per_kind` of them or a list holds all of its kind. A name equal to the
     query (ignoring case) goes first and has the query's length, so it is
     looked up on search_entry_kind_upper_idx. One query.
+
+    Words of one letter each match so densely together ("m l": thousands of
+    names) that their own lists rarely reach three names with all of them:
+    every pair and three of initials has a list of its own, of the names with
+    a word beginning with each. Any list that holds every match of the query
+    from its start serves the rule above.
     """
     entry, prefix = SearchEntry._meta.db_table, SearchPrefix._meta.db_table
-    marks = ", ".join(["%s"] * len(words))
+    lists = [*dict.fromkeys(words), *_initials_list(word for word in words if len(word) == 1)]
+    marks = ", ".join(["%s"] * len(lists))
     sql = (
         f"SELECT {_ENTRY}, p.prefix, p.words FROM {entry} e "
         f"JOIN {prefix} p ON p.entry_id = e.id WHERE p.prefix IN ({marks}) "
         f"UNION ALL SELECT {_ENTRY}, '', '' FROM {entry} e WHERE {_NAMED} "
         f"ORDER BY {_ORDER}"
     )
-    rows = _rows(sql, [exact, *words, exact, *SearchKind.values, exact])
-    if not set(words) <= {row.prefix for row in rows}:
+    rows = _rows(sql, [exact, *lists, exact, *SearchKind.values, exact])
+    # Each word's list is needed; the initials' may be missing (no name has
+    # them all, or an editor's re-index dropped it) and is then not used.
+    known = {row.prefix for row in rows}
+    if not set(words) <= known:
         return None
+    lists = [name for name in lists if name in known]
     found = {}
     for kind in SearchKind.values:
-        first = _first_of_kind([row for row in rows if row.kind == kind], words, per_kind)
+        first = _first_of_kind([row for row in rows if row.kind == kind], lists, words, per_kind)
         if first is None:
             return None
         if first:
@@ -197,16 +209,17 @@ def _listed(words, exact, per_kind):
     return found
 
 
-def _first_of_kind(rows, words, per_kind):
+def _first_of_kind(rows, lists, words, per_kind):
     """The first `per_kind` entries of one kind matching every word, or None if unknown.
 
     `rows` are in the search's order: named entries (equal to the query) and
-    each word's list, whose entries carry their words as the engine has them.
+    the entries of `lists` (each word's, its initials'), which carry their
+    words as the engine has them.
     """
     reach, whole = -1, False
-    for word in words:
-        places = [place for place, row in enumerate(rows) if row.prefix == word]
-        whole |= len(places) < LISTED_PER_KIND
+    for name in lists:
+        places = [place for place, row in enumerate(rows) if row.prefix == name]
+        whole |= len(places) < (INITIALS_PER_KIND if " " in name else LISTED_PER_KIND)
         reach = max(reach, places[-1] if places else -1)
     shown = []
     for place, row in enumerate(rows):
@@ -221,6 +234,21 @@ def _first_of_kind(rows, words, per_kind):
     if len(shown) < per_kind and not whole:
         return None
     return shown
+
+
+def _initials_list(letters):
+    """The list of names with words beginning with these letters, the first
+    INITIALS_LISTED of them: ["f l r"] for r, l and f (or r, l, f and x); none
+    for fewer than two."""
+    first = sorted(set(letters))[:INITIALS_LISTED]
+    return [" ".join(first)] if len(first) > 1 else []
+
+
+def _initials_lists(initials):
+    """The names of every list these initials (an entry's) are in: each pair and three."""
+    letters = sorted(set(initials))
+    return [" ".join(group) for size in range(2, INITIALS_LISTED + 1)
+            for group in combinations(letters, size)]  # fmt: skip
 
 
 def _has_every_word(have, words):
@@ -351,6 +379,11 @@ PREFIX_LETTERS = 3
 BROAD_PREFIX = 1000
 MAX_PREFIX = SearchPrefix._meta.get_field("prefix").max_length
 LISTED_PER_KIND = 8
+# Lists of names by their words' initials, each pair and each three of them: as
+# many names of a kind as the box shows, since a query reading one is those
+# letters and at most a few more.
+INITIALS_LISTED = 3
+INITIALS_PER_KIND = 3
 _VOCAB = "leaderboards_searchentry_words"
 
 
@@ -398,7 +431,8 @@ def refresh_prefixes():
 
     Entries arrive shortest first, so a prefix's list of a kind is done once it
     holds LISTED_PER_KIND; and when a word's longest listed prefix is done its
-    shorter ones are too, so most words cost one look-up.
+    shorter ones are too, so most words cost one look-up. Each pair and three
+    of an entry's initials gets a list too (see _listed).
     """
     entries = _words_in_search_order()
     broad = _broad(entries)
@@ -420,6 +454,10 @@ def refresh_prefixes():
                     mine.add(prefix)
                     counts[prefix] += 1
                     rows.append(SearchPrefix(prefix=prefix, entry_id=pk, words=spaced))
+        for group in _initials_lists(word[0] for word in words):
+            if counts[group] < INITIALS_PER_KIND:
+                counts[group] += 1
+                rows.append(SearchPrefix(prefix=group, entry_id=pk, words=spaced))
     SearchPrefix.objects.bulk_create(rows, batch_size=5000)
 
 
@@ -436,7 +474,9 @@ def _prefixes_a_name_may_begin(names):
 
     Python's words of the name, as typed and with accents taken off: each word
     the engines make starts where one of these does (a PostgreSQL word like
-    "b/16" or "out-of-distribution" at "b" or "out").
+    "b/16" or "out-of-distribution" at "b" or "out"). Not the lists of their
+    initials: a query that reads one reads each of those letters' lists too,
+    and needs them all, so dropping those is enough.
     """
     found = set()
     for name in names:
