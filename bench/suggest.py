@@ -5,7 +5,8 @@
     .venv/bin/python bench/suggest.py --database-url postgres://.../loaded   # a loaded PostgreSQL
 
 Asks /search/suggest for every prefix of a few queries, letter by letter, every
-one- and two-letter query and a few of one-letter words, through Django's test
+one- and two-letter query, a few of one-letter words and every prefix of --names
+names drawn from the loaded archive (as a visitor types one), through Django's test
 client in this process with the page cache off (every answer is computed, as
 for a query nobody asked before), and prints the median and 95th percentile of
 each, wall and CPU. The CPU time is the server's own work whatever else loads
@@ -18,6 +19,7 @@ wall or CPU, misses the limit.
 import argparse
 import gc
 import os
+import random
 import statistics
 import string
 import sys
@@ -33,6 +35,8 @@ LIMIT_MS = 20
 TYPED = ["out-of-distribution", "imagenet", "image classification", "resnet", "bert", "detection"]
 # Words of a letter each match densely together: "o d" finds some 6,000 names.
 INITIALS = ["o d", "i c", "s s", "a b", "d e", "m l"]
+# Names are typed this far: past it a name's words narrow the matches to a few.
+MAX_TYPED = 40
 
 
 def prefixes(text):
@@ -48,11 +52,22 @@ def asked():
     return typed + [query for query in short if query not in typed]
 
 
+def names_typed(count, seed="1"):
+    """Every prefix of `count` names of the loaded archive, drawn at random (the
+    same ones for the same data), each up to MAX_TYPED letters."""
+    from leaderboards.models import SearchEntry
+
+    everyone = list(SearchEntry.objects.order_by("pk").values_list("name", flat=True))
+    drawn = random.Random(seed).sample(everyone, min(count, len(everyone)))
+    return [name[:n] for name in drawn for n in range(1, min(len(name), MAX_TYPED) + 1)
+            if not name[n - 1].isspace()]  # fmt: skip
+
+
 def p95(values):
     return statistics.quantiles(values, n=20, method="inclusive")[-1]
 
 
-def measure(db, repeat):
+def measure(db, repeat, names=0):
     os.environ["DATABASE_URL"] = db if "://" in str(db) else f"sqlite:///{db}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sotasite.settings")
     os.environ["SOTASITE_PAGE_CACHE"] = "0"
@@ -71,7 +86,9 @@ def measure(db, repeat):
     client = Client()
     url = reverse("leaderboards:search_suggest")
     results = []
-    for prefix in asked():
+    queries = asked()
+    queries += [query for query in dict.fromkeys(names_typed(names)) if query not in queries]
+    for prefix in queries:
         path = f"{url}?{urlencode({'q': prefix})}"
         response = client.get(path)  # warm: connection, statement cache
         assert response.status_code == 200, path
@@ -94,20 +111,22 @@ def main():
     parser.add_argument("--boards", type=int, default=15000)
     parser.add_argument("--seed", default="1")
     parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--names", type=int, default=400, help="names of the archive typed")
     parser.add_argument("--db", type=Path, help="an already loaded SQLite database")
     parser.add_argument("--database-url", help="an already loaded database, e.g. PostgreSQL")
     options = parser.parse_args()
     if options.database_url:
-        results = measure(options.database_url, options.repeat)
+        results = measure(options.database_url, options.repeat, options.names)
     else:
-        results = measured(options, measure)
+        results = measured(options, lambda db, repeat: measure(db, repeat, options.names))
 
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print(f"{'typed':<22}  median ms  p95 ms  CPU ms  CPU p95  shown  result")
+    width = max(len(repr(result[0])) for result in results)
+    print(f"{'typed':<{width}}  median ms  p95 ms  CPU ms  CPU p95  shown  result")
     for prefix, ms, ms95, cpu, cpu95, shown in results:
         verdict = "pass" if max(ms, ms95, cpu, cpu95) <= LIMIT_MS else "FAIL"
         figures = f"{ms:9.1f}  {ms95:6.1f}  {cpu:6.1f}  {cpu95:7.1f}"
-        print(f"{prefix!r:<22}  {figures}  {shown:5}  {verdict}")
+        print(f"{prefix!r:<{width}}  {figures}  {shown:5}  {verdict}")
     for label, column in (("median", 1), ("p95", 2), ("CPU median", 3), ("CPU p95", 4)):
         worst = max(results, key=lambda result: result[column])
         misses = sum(result[column] > LIMIT_MS for result in results)
