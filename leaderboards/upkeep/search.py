@@ -219,7 +219,7 @@ def _first_of_kind(rows, lists, words, per_kind):
     reach, whole = -1, False
     for name in lists:
         places = [place for place, row in enumerate(rows) if row.prefix == name]
-        whole |= len(places) < (INITIALS_PER_KIND if " " in name else LISTED_PER_KIND)
+        whole |= len(places) < (INITIALS_PER_KIND if _is_initials(name) else LISTED_PER_KIND)
         reach = max(reach, places[-1] if places else -1)
     shown = []
     for place, row in enumerate(rows):
@@ -236,18 +236,28 @@ def _first_of_kind(rows, lists, words, per_kind):
     return shown
 
 
+# A list of initials is named by its letters in order, space-separated ("f l r"):
+# no word's prefix holds a space, so the two kinds of list never share a name.
+def _initials_name(letters):
+    return " ".join(letters)
+
+
+def _is_initials(name):
+    return " " in name
+
+
 def _initials_list(letters):
     """The list of names with words beginning with these letters, the first
     INITIALS_LISTED of them: ["f l r"] for r, l and f (or r, l, f and x); none
     for fewer than two."""
     first = sorted(set(letters))[:INITIALS_LISTED]
-    return [" ".join(first)] if len(first) > 1 else []
+    return [_initials_name(first)] if len(first) > 1 else []
 
 
 def _initials_lists(initials):
     """The names of every list these initials (an entry's) are in: each pair and three."""
     letters = sorted(set(initials))
-    return [" ".join(group) for size in range(2, INITIALS_LISTED + 1)
+    return [_initials_name(group) for size in range(2, INITIALS_LISTED + 1)
             for group in combinations(letters, size)]  # fmt: skip
 
 
