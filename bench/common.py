@@ -110,6 +110,10 @@ def site_pages():
     return [
         Page("leaderboard (seed, 22 rows)", seed["url"]),
         Page("leaderboard (2,000 rows)", f"/sota/{BIG_SLUG}"),
+        # A view the query string asks for: the table is built from the rows,
+        # not taken from the board's prepared parts (leaderboards/web/prepared.py).
+        Page("leaderboard (seed), sorted by date", f"{seed['url']}?sort=date"),
+        Page("leaderboard (2,000 rows), sorted by date", f"/sota/{BIG_SLUG}?sort=date"),
         Page("/sota/ page 1", "/sota/"),
         Page("/sota/ last page", None),
         Page("task page", seed["task"]["url"]),

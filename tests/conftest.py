@@ -195,7 +195,10 @@ def page_cache(request, settings):
 
 
 def cached_entries():
-    """Every entry the page cache holds, as the middleware stored it."""
+    """Every page the page cache holds, as the middleware stored it.
+
+    The boards' prepared parts, kept in the same cache (web/prepared.py), are left out.
+    """
     import pickle
 
     from django.core.cache import caches
@@ -204,9 +207,11 @@ def cached_entries():
 
     cache = caches[PAGE_CACHE]
     if isinstance(cache._cache, dict):
-        return [pickle.loads(entry) for entry in cache._cache.values()]
-    client = cache._cache.get_client()
-    return [cache._cache._serializer.loads(client.get(key)) for key in client.keys("*")]
+        entries = [pickle.loads(entry) for entry in cache._cache.values()]
+    else:
+        client = cache._cache.get_client()
+        entries = [cache._cache._serializer.loads(client.get(key)) for key in client.keys("*")]
+    return [entry for entry in entries if isinstance(entry, tuple)]
 
 
 # Editors (issue #5): an account made the way the README says, signed in.

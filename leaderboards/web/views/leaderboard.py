@@ -4,7 +4,6 @@ All three read one `PageData`, so the page, the JSON and the CSV show the same
 rows and the same figures.
 """
 
-import copy
 import io
 import logging
 from dataclasses import dataclass
@@ -12,14 +11,16 @@ from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
 from django.db import connections, router
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 
 from leaderboards.format.rules import n_samples
 from leaderboards.models import Leaderboard, Row, RowVerification, SyntologySnapshot
 from leaderboards.web.chart import build_chart
 from leaderboards.web.export import PageData, Unservable, page_csv, page_json
 from leaderboards.web.filters import RowFilter
+from leaderboards.web.prepared import MetricRef, Prepared, asks_for_a_view, keep, kept, render_part
 from leaderboards.web.table import (
     ASC,
     DESC,
@@ -54,18 +55,27 @@ def _page_data(slug, **options):
 
 
 def _query(request, **changes):
-    """The current query string with `changes` applied (None drops a key, a list repeats it)."""
-    # A shallow copy: QueryDict.copy() deep-copies every value, some twenty
-    # times a page. Safe here, as the lists are only ever replaced, never changed.
-    params = copy.copy(request.GET)
+    """The current query string with `changes` applied (None drops a key, a list repeats it).
+
+    What QueryDict.urlencode() writes for the changed copy, from pairs encoded
+    once a request: a page has some twenty of these links, and copying and
+    encoding the whole query string for each was a tenth of a page made from
+    its prepared parts.
+    """
+    pairs = getattr(request, "_encoded_query", None)
+    if pairs is None:
+        pairs = request._encoded_query = [
+            (name, urlencode({name: value}))
+            for name, values in request.GET.lists()
+            for value in values
+        ]
+    parts = [encoded for name, encoded in pairs if name not in changes]
     for name, value in changes.items():
-        params.pop(name, None)
         if isinstance(value, list):
-            params.setlist(name, value)
+            parts.extend(urlencode({name: item}) for item in value)
         elif value is not None:
-            params[name] = value
-    encoded = params.urlencode()
-    return f"?{encoded}" if encoded else "?"
+            parts.append(urlencode({name: value}))
+    return "?" + "&".join(parts)
 
 
 @dataclass(slots=True)
@@ -157,12 +167,18 @@ def _history(leaderboard):
         ]
 
 
+def _chart_index(chosen, names):
+    """The index of the metric named `chosen`, else the first's; None when there is none."""
+    if not names:
+        return None
+    return names.index(chosen) if chosen in names else 0
+
+
 def _chart(chosen, metrics, items):
     """(metric, chart) for the metric named `chosen`, else the first; (None, None) if none."""
-    if not metrics:
+    index = _chart_index(chosen, [metric.name for metric in metrics])
+    if index is None:
         return None, None
-    names = [metric.name for metric in metrics]
-    index = names.index(chosen) if chosen in names else 0
     metric = metrics[index]
     return metric, build_chart(metric.name, metric.direction, chart_points(items, index))
 
@@ -182,19 +198,121 @@ class Selection:
     ordered: list  # matched, sorted
 
     @classmethod
-    def of(cls, request, data, filterset):
-        """`filterset` must be valid (or unbound)."""
+    def of(cls, request, data, filterset, metrics):
+        """`filterset` must be valid (or unbound); `metrics` are `data`'s, as the page has them."""
         everything = [TableRow(*triple) for triple in data.table()]
         matched = everything
         if filterset.active:
             keep = set(filterset.qs.values_list("pk", flat=True))
             matched = [item for item in everything if item.row.pk in keep]
-        sort = resolve_sort(request.GET, data.metrics)
+        sort = resolve_sort(request.GET, metrics)
         return cls(everything, matched, sort, sort_rows(matched, *sort))
 
 
-@consistent_read
 def leaderboard_detail(request, slug):
+    """The board's page; from its prepared parts alone when the query string asks for no view."""
+    found = getattr(request, "page_versions", None)
+    prepared = kept(found)
+    if prepared is not None and not asks_for_a_view(request.GET):
+        total = prepared.total_count + prepared.added_count
+        response = _render_page(
+            request,
+            prepared,
+            sort=("rank", None, ASC),
+            folding=prepared.folding,
+            chart_metric=prepared.metrics[0] if prepared.metrics else None,
+            chart_html=prepared.chart_html,
+            charted=prepared.charted,
+            page_obj=Paginator(range(total), ROWS_PER_PAGE).get_page(None),
+            rows_html=prepared.first_rows_html,
+            filter_html=prepared.filter_html,
+            filtered=False,
+            shown_count=prepared.total_count,
+        )
+        # The board's own address is kept whole (the page most asked for); any
+        # other is made again from the parts (upkeep/cache.py).
+        response.remade_cheaply = bool(request.GET)
+        return response
+    return _detail_from_rows(request, slug, found, prepared)
+
+
+def _prepare(data):
+    """The Prepared parts of `data`'s page: what it shows whatever the query string."""
+    board = data.leaderboard
+    metrics = tuple(MetricRef(m.name, m.direction, m.direction_set_by) for m in data.metrics)
+    everything = [TableRow(*triple) for triple in data.table()]
+    added = [TableRow(*triple) for triple in data.added_table()]
+    folding = fold(everything, metrics, QueryDict(), None)
+    document = data.summary()
+    since = document["since_archive"]
+    entries = data.since_table(since)
+    if entries is None:
+        since = None
+    history = _history(board)
+    checked = data.snapshot is not None
+    chart_metric, chart = _chart(None, metrics, everything)
+    # Every block is read by now, so `unshown` names all that could not be.
+    context = {
+        "leaderboard": board,
+        "page": data,
+        "document": document,
+        "since": since,
+        "since_entries": entries,
+        "history": history if len(history) > 1 else [],
+        "unshown": data.unshown,
+        "unshown_blocks": data.unshown_blocks(),
+    }
+    names = [metric.name for metric in metrics]
+    first_rows = (everything + added)[:ROWS_PER_PAGE]
+    syntology = bool(document["syntology"])
+    return Prepared(
+        slug=board.slug,
+        url=board.get_absolute_url(),
+        json_url=reverse("leaderboards:leaderboard_json", args=[board.slug]),
+        csv_url=reverse("leaderboards:leaderboard_csv", args=[board.slug]),
+        badge_url=reverse("leaderboards:leaderboard_badge", args=[board.slug]),
+        editorial_change_count=board.editorial_change_count,
+        task_name=board.task.name,
+        dataset_name=board.dataset.name,
+        metrics=metrics,
+        checked=checked,
+        syntology=syntology,
+        rows_count=document["counts"]["rows"],
+        total_count=len(everything),
+        added_count=len(added),
+        folding=folding,
+        header_html=render_part("_header", context),
+        unshown_html=render_part("_unshown", context),
+        panels_html=render_part("_panels", context),
+        chart_html=_chart_html(board, chart_metric, chart, filtered=False, shown_count=0),
+        charted=chart is not None,
+        first_rows_html=rows_markup(first_rows, names, folding.shown, checked),
+        filter_html=_filter_html(RowFilter(None, queryset=Row.objects.none()), [], syntology),
+    )
+
+
+def _chart_html(board, chart_metric, chart, *, filtered, shown_count):
+    return render_part(
+        "_chart_figure",
+        {
+            "leaderboard": board,
+            "chart": chart,
+            "chart_metric": chart_metric,
+            "filtered": filtered,
+            "shown_count": shown_count,
+        },
+    )
+
+
+def _filter_html(filterset, hidden_params, syntology):
+    return render_part(
+        "_filters", {"filter": filterset, "hidden_params": hidden_params, "syntology": syntology}
+    )
+
+
+@consistent_read
+def _detail_from_rows(request, slug, found, prepared):
+    """The page built from the board's rows: a view the query string asks for, or a first visit."""
     data = _page_data(slug, row_extras=False)
     board = data.leaderboard
     filterset = _filterset(request, data)
@@ -205,44 +323,90 @@ def leaderboard_detail(request, slug):
             {"leaderboard": board, "errors": filterset.errors},
             status=400,
         )
-    chosen = Selection.of(request, data, filterset)
+    if prepared is None:
+        prepared = _prepare(data)
+        keep(found, board.pk, prepared)
+    metrics = prepared.metrics
+    chosen = Selection.of(request, data, filterset, metrics)
     everything, items = chosen.everything, chosen.matched
-    sort_key, sort_index, sort_order = chosen.sort
     # Results editors added are listed after the archive's rows, unranked,
     # however the table is sorted or filtered: they were never in its order.
     added = [TableRow(*triple) for triple in data.added_table()]
     ordered = chosen.ordered + added
     page_obj = Paginator(ordered, ROWS_PER_PAGE).get_page(request.GET.get("page"))
-    fixed, by_metric = _headers(request, data.metrics, sort_key, sort_order)
-    folding = fold(everything, data.metrics, request.GET, sort_index)
-    names = [metric.name for metric in data.metrics]
-    checked = data.snapshot is not None
-    fold_links, open_all_href, refold_href = _fold_links(request, data.metrics, folding)
-
-    chart_metric, chart = _chart(request.GET.get("chart"), data.metrics, items)
-    chart_links = [(metric, _query(request, chart=metric.name)) for metric in data.metrics]
-
-    document = data.summary()
-    since = document["since_archive"]
-    entries = data.since_table(since)
-    if entries is None:
-        since = None
-    history = _history(board)
+    sort_index = chosen.sort[1]
+    folding = fold(everything, metrics, request.GET, sort_index)
+    filtered = filterset.active
+    names = [metric.name for metric in metrics]
+    index = _chart_index(request.GET.get("chart"), names)
+    if index == 0 and not filtered:
+        # The first metric over every row: the chart the prepared parts hold.
+        chart_metric, chart_html, charted = metrics[0], prepared.chart_html, prepared.charted
+    else:
+        chart_metric, chart = _chart(request.GET.get("chart"), metrics, items)
+        chart_html = _chart_html(
+            board, chart_metric, chart, filtered=filtered, shown_count=len(items)
+        )
+        charted = chart is not None
     # The filter form and "clear filters" keep how the table is sorted, charted and folded.
-    kept = [(name, request.GET[name]) for name in ("sort", "order", "chart") if name in request.GET]
-    kept += [("metrics", name) for name in request.GET.getlist("metrics")]
+    kept_params = [
+        (name, request.GET[name]) for name in ("sort", "order", "chart") if name in request.GET
+    ]
+    kept_params += [("metrics", name) for name in request.GET.getlist("metrics")]
+    return _render_page(
+        request,
+        prepared,
+        sort=chosen.sort,
+        folding=folding,
+        chart_metric=chart_metric,
+        chart_html=chart_html,
+        charted=charted,
+        page_obj=page_obj,
+        rows_html=rows_markup(page_obj.object_list, names, folding.shown, prepared.checked),
+        filter_html=_filter_html(filterset, kept_params, prepared.syntology),
+        filtered=filtered,
+        shown_count=len(items),
+        kept_params=kept_params,
+        board=board,
+    )
+
+
+def _render_page(
+    request,
+    prepared,
+    *,
+    sort,
+    folding,
+    chart_metric,
+    chart_html,
+    charted,
+    page_obj,
+    rows_html,
+    filter_html,
+    filtered,
+    shown_count,
+    kept_params=(),
+    board=None,
+):
+    """The page: `prepared`'s parts, the view's table and chart, and links that keep the query."""
+    metrics = prepared.metrics
+    sort_key, _, sort_order = sort
+    fixed, by_metric = _headers(request, metrics, sort_key, sort_order)
+    names = [metric.name for metric in metrics]
+    fold_links, open_all_href, refold_href = _fold_links(request, metrics, folding)
     return render(
         request,
         "leaderboards/leaderboard_detail.html",
         {
+            # The model, for an editor's "Edit" link; an editor's page is never made from the
+            # prepared parts alone, as it is never cached (upkeep/cache.py).
             "leaderboard": board,
-            "page": data,
-            "document": document,
-            "filter": filterset,
-            "filtered": filterset.active,
-            "shown_count": len(items),
-            "total_count": len(everything),
-            "added_count": len(added),
+            "prepared": prepared,
+            "filter_html": filter_html,
+            "filtered": filtered,
+            "shown_count": shown_count,
+            "total_count": prepared.total_count,
+            "added_count": prepared.added_count,
             "page_obj": page_obj,
             "fixed": fixed,
             "metric_headers": [by_metric[index] for index in folding.shown],
@@ -251,20 +415,17 @@ def leaderboard_detail(request, slug):
             "open_all_href": open_all_href,
             "refold_href": refold_href,
             "opened_names": [names[index] for index in folding.opened],
-            "checked": checked,
-            "rows_markup": rows_markup(page_obj.object_list, names, folding.shown, checked),
+            "checked": prepared.checked,
+            "rows_markup": rows_html,
             "sort_key": sort_key,
-            "chart": chart,
+            "chart_html": chart_html,
+            "charted": charted,
             "chart_metric": chart_metric,
-            "chart_links": chart_links,
-            "since": since,
-            "since_entries": entries,
-            "history": history if len(history) > 1 else [],
-            "hidden_params": kept,
-            "clear_href": "?" + urlencode(kept),
+            "chart_links": [(metric, _query(request, chart=metric.name)) for metric in metrics],
+            "clear_href": "?" + urlencode(kept_params),
             "dated_href": _query(request, sort="date", order=ASC, page=None),
-            "unshown": data.unshown,
-            "unshown_blocks": data.unshown_blocks(),
+            # The CSV holds the rows shown, every page of them: the filters and sort go along.
+            "csv_query": _query(request, page=None, chart=None),
         },
     )
 
@@ -312,7 +473,7 @@ def leaderboard_csv(request, slug):
         return HttpResponse(
             _bad_filter_text(filterset.errors), content_type="text/plain; charset=utf-8", status=400
         )
-    shown = [item.row for item in Selection.of(request, data, filterset).ordered]
+    shown = [item.row for item in Selection.of(request, data, filterset, data.metrics).ordered]
     out = io.StringIO()
     page_csv(data, out, shown)
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")

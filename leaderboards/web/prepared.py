@@ -1,0 +1,107 @@
+"""The parts of a board's page that no query string changes, built once a board version.
+
+Most of the leaderboard page is the same whatever its query string asks: the
+header, the panels under the table (provenance, verification, since the
+archive), the chart of the first metric over every row, the first hundred
+rows in the archive's order and the empty filter form. Built from the board's
+rows on every request, they were most of an uncached page's cost. They are
+built once and kept in the page cache beside the board's pages, under the
+same versions (`Versions.data` and the board's `Leaderboard.version`), so the
+change that retires a board's pages retires them too, and a page is never
+built from one version's rows and another's header.
+
+A request whose query string holds none of the page's own parameters (a
+crawler's cache-buster, a campaign tag, nothing at all) is answered from them
+without reading the board: only the links, which carry the query string
+along, are made for it. Any other request (a filter, a sort, a page, a chart
+or a column asked for) reads the rows and builds its table, its chart and its
+form, and still takes the header and panels from here.
+
+Nothing here depends on who asks: the board's page is the same for an editor.
+"""
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import caches
+from django.template.loader import render_to_string
+
+from leaderboards.upkeep.cache import PAGE_CACHE
+from leaderboards.web.filters import RowFilter
+from leaderboards.web.table import Folding
+
+# Raised whenever what is kept changes shape, so a shared cache filled by an
+# older deploy is never read as this one's.
+FORMAT = 1
+
+# The query-string keys that change what the page shows; any other is carried
+# along in its links and changes nothing else.
+PAGE_PARAMS = frozenset({"sort", "order", "page", "chart", "metrics", *RowFilter.base_filters})
+
+
+@dataclass(frozen=True, slots=True)
+class MetricRef:
+    """A metric as the page uses it: what a model instance gave, without the instance."""
+
+    name: str
+    direction: str | None
+    direction_set_by: str | None
+
+    def __str__(self):
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    slug: str
+    url: str
+    json_url: str
+    csv_url: str
+    badge_url: str
+    editorial_change_count: int
+    task_name: str
+    dataset_name: str
+    metrics: tuple  # MetricRef, in the page's order
+    checked: bool  # a verification snapshot was read
+    syntology: bool  # its block is shown, so the form offers "a code sample ran"
+    rows_count: int  # the page file's counts.rows
+    total_count: int  # the archive's rows shown
+    added_count: int  # editors' additions, listed after them
+    folding: Folding  # with no column asked for and the default sort
+    header_html: str  # all but its last part, which names the host asked
+    unshown_html: str
+    panels_html: str
+    chart_html: str  # the first metric's chart over every row
+    charted: bool  # that chart has points to plot
+    first_rows_html: str  # the first page of rows in the archive's order
+    filter_html: str  # the form with nothing filled in
+
+
+def asks_for_a_view(params):
+    """True when the query string holds a parameter that changes what the page shows."""
+    return any(key in PAGE_PARAMS for key in params)
+
+
+def _key(found):
+    return f"prepared:{FORMAT}:{found.data}:{found.board_id}:{found.board}"
+
+
+def _usable(found):
+    return settings.SOTASITE_PAGE_CACHE and found is not None and found.board_id is not None
+
+
+def kept(found):
+    """The Prepared kept for these versions (the page cache's for this request), or None."""
+    if not _usable(found):
+        return None
+    return caches[PAGE_CACHE].get(_key(found))
+
+
+def keep(found, board_id, prepared):
+    """Keep `prepared` for the board these versions were read for, if it is that board."""
+    if _usable(found) and found.board_id == board_id:
+        caches[PAGE_CACHE].set(_key(found), prepared, settings.SOTASITE_PAGE_CACHE_TIMEOUT)
+
+
+def render_part(name, context):
+    return render_to_string(f"leaderboards/leaderboard/{name}.html", context)
