@@ -214,26 +214,35 @@ def leaderboard_detail(request, slug):
     found = getattr(request, "page_versions", None)
     prepared = kept(found)
     if prepared is not None and not asks_for_a_view(request.GET):
-        total = prepared.total_count + prepared.added_count
-        response = _render_page(
-            request,
-            prepared,
-            sort=("rank", None, ASC),
-            folding=prepared.folding,
-            chart_metric=prepared.metrics[0] if prepared.metrics else None,
-            chart_html=prepared.chart_html,
-            charted=prepared.charted,
-            page_obj=Paginator(range(total), ROWS_PER_PAGE).get_page(None),
-            rows_html=prepared.first_rows_html,
-            filter_html=prepared.filter_html,
-            filtered=False,
-            shown_count=prepared.total_count,
-        )
-        # The board's own address is kept whole (the page most asked for); any
-        # other is made again from the parts (upkeep/cache.py).
-        response.remade_cheaply = bool(request.GET)
-        return response
+        return _from_parts(request, prepared)
     return _detail_from_rows(request, slug, found, prepared)
+
+
+def _from_parts(request, prepared, board=None):
+    """The page of the default view: the archive's order, first page, first metric charted.
+
+    `board`, when the rows were read anyway, gives a signed-in editor's page its "Edit" link.
+    """
+    total = prepared.total_count + prepared.added_count
+    response = _render_page(
+        request,
+        prepared,
+        sort=("rank", None, ASC),
+        folding=prepared.folding,
+        chart_metric=prepared.metrics[0] if prepared.metrics else None,
+        chart_html=prepared.chart_html,
+        charted=prepared.charted,
+        page_obj=Paginator(range(total), ROWS_PER_PAGE).get_page(None),
+        rows_html=prepared.first_rows_html,
+        filter_html=prepared.filter_html,
+        filtered=False,
+        shown_count=prepared.total_count,
+        board=board,
+    )
+    # The board's own address is kept whole (the page most asked for); any
+    # other is made again from the parts (upkeep/cache.py).
+    response.remade_cheaply = bool(request.GET)
+    return response
 
 
 def _prepare(data):
@@ -326,6 +335,9 @@ def _detail_from_rows(request, slug, found, prepared):
     if prepared is None:
         prepared = _prepare(data)
         keep(found, board.pk, prepared)
+        if not asks_for_a_view(request.GET):
+            # A first visit, as the next ones will be answered.
+            return _from_parts(request, prepared, board)
     metrics = prepared.metrics
     chosen = Selection.of(request, data, filterset, metrics)
     everything, items = chosen.everything, chosen.matched
