@@ -10,6 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from leaderboards.models import Leaderboard, Row, Task
+from leaderboards.upkeep.cache import Versions
+from leaderboards.web.prepared import RowsKept
 from tests.conftest import SEED_SLUG, cached_entries, scaled_page
 from tests.test_additions import NEW_MODEL, add_in_admin
 
@@ -143,3 +145,46 @@ def test_a_one_off_query_string_is_made_again_not_kept_whole_and_still_revalidat
         LEADERBOARD + "?utm_source=feed", headers={"if-none-match": first.headers["ETag"]}
     )
     assert repeat.status_code == 304
+
+
+def test_an_editors_change_reaches_a_view_built_from_kept_rows(
+    seeded, page_cache, client, django_capture_on_commit_callbacks
+):
+    client.get(LEADERBOARD)
+    assert MODEL in client.get(LEADERBOARD + "?sort=date&b=1").content.decode()
+    row = Row.objects.get(leaderboard=seeded, model=MODEL)
+    row.withheld, row.withheld_reason = True, "spam"
+    with django_capture_on_commit_callbacks(execute=True):
+        row.save()
+    # The first view after the change builds the parts again; the next ones use kept rows.
+    for bust in range(2, 5):
+        assert MODEL not in client.get(LEADERBOARD + f"?sort=date&b={bust}").content.decode()
+
+
+def test_a_second_view_of_a_board_reads_none_of_its_rows(
+    seeded, page_cache, client, django_assert_max_num_queries
+):
+    client.get(LEADERBOARD)
+    client.get(LEADERBOARD + "?sort=date")
+    # The versions, and the transaction the page reads in; not the board, rows or values.
+    with django_assert_max_num_queries(3):
+        response = client.get(LEADERBOARD + "?sort=model&order=desc")
+    assert response.status_code == 200
+
+
+def test_kept_rows_are_bounded_by_rows_and_the_oldest_go_first(settings):
+    settings.SOTASITE_PAGE_CACHE = True
+    kept_rows = RowsKept(max_rows=100)
+
+    def found(board):
+        return Versions(data=1, catalogue=1, changed_at=None, board=7, board_id=board)
+
+    kept_rows.put(found(1), "first", 60)
+    kept_rows.put(found(2), "second", 30)
+    assert kept_rows.get(found(1)) == "first"  # now the newest used
+    kept_rows.put(found(3), "third", 40)  # 130 rows: the least recently used goes
+    assert kept_rows.get(found(2)) is None
+    assert kept_rows.get(found(1)) == "first" and kept_rows.get(found(3)) == "third"
+    kept_rows.put(found(4), "too big", 101)
+    assert kept_rows.get(found(4)) is None
+    assert kept_rows.get(found(1)) == "first"  # and it pushed nothing out

@@ -170,13 +170,16 @@ def mostly_empty(counts, n_rows):
     return [index for index, count in enumerate(counts) if index > 0 and count * 2 < n_rows]
 
 
-def fold(items, metrics, params, sort_index):
+def fold(items, metrics, params, sort_index, counts=None):
     """The Folding for `items` (every shown row of the board) and the query string.
 
     `metrics` values that are neither "all" nor a metric's name are ignored,
-    as is anything else a query string can carry.
+    as is anything else a query string can carry. `counts`, when the board's
+    value counts are known already (its prepared parts hold them), spares
+    counting them again.
     """
-    counts = value_counts(items, len(metrics))
+    if counts is None:
+        counts = value_counts(items, len(metrics))
     empty = mostly_empty(counts, len(items))
     asked = set(params.getlist("metrics"))
     names = [metric.name for metric in metrics]

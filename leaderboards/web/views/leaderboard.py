@@ -20,7 +20,15 @@ from leaderboards.models import Leaderboard, Row, RowVerification, SyntologySnap
 from leaderboards.web.chart import build_chart
 from leaderboards.web.export import PageData, Unservable, page_csv, page_json
 from leaderboards.web.filters import RowFilter
-from leaderboards.web.prepared import MetricRef, Prepared, asks_for_a_view, keep, kept, render_part
+from leaderboards.web.prepared import (
+    MetricRef,
+    Prepared,
+    asks_for_a_view,
+    keep,
+    kept,
+    render_part,
+    rows_kept,
+)
 from leaderboards.web.table import (
     ASC,
     DESC,
@@ -322,7 +330,11 @@ def _filter_html(filterset, hidden_params, syntology):
 @consistent_read
 def _detail_from_rows(request, slug, found, prepared):
     """The page built from the board's rows: a view the query string asks for, or a first visit."""
-    data = _page_data(slug, row_extras=False)
+    data = rows_kept.get(found) if prepared is not None else None
+    if data is None:
+        data = _page_data(slug, row_extras=False)
+        if prepared is not None:
+            rows_kept.put(found, data, len(data.rows) + len(data.additions))
     board = data.leaderboard
     filterset = _filterset(request, data)
     if filterset.is_bound and not filterset.is_valid():
@@ -347,7 +359,7 @@ def _detail_from_rows(request, slug, found, prepared):
     ordered = chosen.ordered + added
     page_obj = Paginator(ordered, ROWS_PER_PAGE).get_page(request.GET.get("page"))
     sort_index = chosen.sort[1]
-    folding = fold(everything, metrics, request.GET, sort_index)
+    folding = fold(everything, metrics, request.GET, sort_index, prepared.folding.counts)
     filtered = filterset.active
     names = [metric.name for metric in metrics]
     index = _chart_index(request.GET.get("chart"), names)
