@@ -2,6 +2,7 @@
 
 import pytest
 from django.core.cache import caches
+from django.db.models import Case, Value, When
 from django.db.models.functions import Length
 from django.urls import reverse
 
@@ -139,6 +140,40 @@ def test_the_script_is_served_from_this_site(client, db):
     assert b'role", "combobox"' in body
 
 
+def sorted_search(query, per_kind):
+    """What search() must show, found by sorting every match: {kind: (total, [entries])}.
+
+    Within a kind a name equal to the query (ignoring case) first, then shorter
+    names, then by name and id. The site finds the same without the sort.
+    """
+    words = search.terms(query)
+    if not words:
+        return {}
+    matches = (
+        search._matching(words)
+        .annotate(
+            exact=Case(When(name__iexact=search._exact(query), then=Value(0)), default=Value(1)),
+            name_length=Length("name"),
+        )
+        .order_by("exact", "name_length", "name", "pk")
+    )
+    found = {}
+    for entry in matches:
+        total, shown = found.setdefault(entry.kind, [0, []])
+        found[entry.kind][0] = total + 1
+        if len(shown) < per_kind:
+            shown.append(entry)
+    kinds = [kind for kind in search.SearchKind.values if kind in found]
+    return {kind: (found[kind][0], found[kind][1]) for kind in kinds}
+
+
+def answer(found):
+    """A search's answer as [(kind, total, [(id, name)])]."""
+    return [
+        (kind, total, [(e.pk, e.name) for e in shown]) for kind, (total, shown) in found.items()
+    ]
+
+
 def first_of_each_kind(found, per_kind):
     """search()'s or suggest()'s answer as [(kind, [names])]."""
     return [
@@ -162,10 +197,16 @@ QUERIES = ["react", "ReAct Detection", "out-of-distribution", "resnet", "r", "d"
            "re"]  # fmt: skip
 
 
+@pytest.mark.parametrize("per_kind", [1, 3, 10])
+def test_the_search_shows_what_sorting_every_match_shows(react_boards, per_kind):
+    for query in [*QUERIES, "", "zyzzyva", "NPOS"]:
+        assert answer(search.search(query, per_kind)) == answer(sorted_search(query, per_kind))
+
+
 @pytest.mark.parametrize("per_kind", [1, 3])
 def test_suggestions_are_the_first_of_what_search_shows(react_boards, per_kind):
     for query in QUERIES:
-        shown = first_of_each_kind(search.search(query, per_kind=per_kind), per_kind)
+        shown = first_of_each_kind(sorted_search(query, per_kind=per_kind), per_kind)
         assert first_of_each_kind(search.suggest(query, per_kind), per_kind) == shown, query
 
 
@@ -198,12 +239,16 @@ def test_models_re_indexed_out_of_order_are_still_suggested_in_order(
     assert restored.pk >= search.UNORDERED
     monkeypatch.setattr(search, "_listed", lambda *args: None)
     for query in [*QUERIES, "n", "np", "NPOS"]:
-        shown = first_of_each_kind(search.search(query, per_kind=per_kind), per_kind)
+        shown = first_of_each_kind(sorted_search(query, per_kind=per_kind), per_kind)
         assert first_of_each_kind(search.suggest(query, per_kind), per_kind) == shown, query
     # Every board's NPOS, the restored one last (ties go by id), as search() has them.
     everyone = search.suggest("np", 8)["model"]
-    assert [e.pk for e in everyone] == [e.pk for e in search.search("np", per_kind=8)["model"][1]]
+    assert [e.pk for e in everyone] == [e.pk for e in sorted_search("np", per_kind=8)["model"][1]]
     assert everyone[-1] == restored and len(everyone) == 4
+    # And the search page, totals too: the restored name is counted once, with its kind.
+    for query in ["n", "np", "NPOS", "ood"]:
+        assert answer(search.search(query, per_kind)) == answer(sorted_search(query, per_kind))
+    assert search.search("np", 8)["model"][0] == 4
 
 
 @pytest.mark.parametrize("per_kind", [1, 2])
@@ -213,7 +258,7 @@ def test_short_prefix_lists_rank_as_sorting_every_match(react_boards, monkeypatc
     monkeypatch.setattr(search, "BROAD_PREFIX", 1)
     search.refresh_index()
     for query in QUERIES:
-        shown = first_of_each_kind(search.search(query, per_kind=per_kind), per_kind)
+        shown = first_of_each_kind(sorted_search(query, per_kind=per_kind), per_kind)
         assert first_of_each_kind(search.suggest(query, per_kind), per_kind) == shown, query
     # The lists answered those they could, and could not answer all.
     answered = [q for q in QUERIES if search._listed(search.terms(q), q, per_kind) is not None]
@@ -227,7 +272,7 @@ def test_an_accented_name_is_listed_as_the_search_engine_folds_it(db, load, seed
     ok, _, err = load(write_page(page))
     assert ok, err
     for query in ["de", "dé", "déb", "deb", "DÉB"]:
-        shown = first_of_each_kind(search.search(query, per_kind=3), 3)
+        shown = first_of_each_kind(sorted_search(query, per_kind=3), 3)
         assert first_of_each_kind(search.suggest(query, 3), 3) == shown, query
 
 
@@ -248,7 +293,7 @@ def test_words_of_a_letter_each_are_answered_from_their_initials_list(
         with django_assert_num_queries(1):
             names = [s["name"] for s in suggest(client, query)]
         assert names[0] == "Deep Reasoning Zero", query
-        shown = first_of_each_kind(search.search(query, per_kind=3), 3)
+        shown = first_of_each_kind(sorted_search(query, per_kind=3), 3)
         assert first_of_each_kind(search.suggest(query, 3), 3) == shown, query
 
 
@@ -264,6 +309,6 @@ def test_a_model_restored_after_a_rebuild_is_suggested_for_its_initials(seeded, 
     assert "model" not in search.suggest("m r", 3)
     decisions.restore(ref, editor)
     for query in ["m r", "r m", "b m", "m"]:
-        shown = first_of_each_kind(search.search(query, per_kind=3), 3)
+        shown = first_of_each_kind(sorted_search(query, per_kind=3), 3)
         assert first_of_each_kind(search.suggest(query, 3), 3) == shown, query
     assert [e.name for e in search.suggest("m r", 3)["model"]] == ["MOS (BiT-S-R101x1)"]

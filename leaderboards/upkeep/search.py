@@ -17,18 +17,12 @@ from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.search import SearchQuery, SearchVector, SearchVectorField
 from django.db import connection, transaction
 from django.db.models import (
-    Case,
-    Count,
     F,
     Func,
-    IntegerField,
     TextField,
-    Value,
-    When,
-    Window,
 )
 from django.db.models.expressions import RawSQL
-from django.db.models.functions import Length, RowNumber
+from django.db.models.functions import Length
 
 from leaderboards.models import (
     Dataset,
@@ -100,29 +94,6 @@ def _exact(query):
     return query.strip()[:MAX_QUERY_LENGTH]
 
 
-def _ranked(words, exact, per_kind, totals):
-    """The search's order within a kind: an exact name match (ignoring case) first,
-    then shorter names, then by name. One query, whatever the kinds."""
-    entries = (
-        _matching(words)
-        .annotate(
-            exact=Case(When(name__iexact=exact, then=Value(0)), default=Value(1)),
-            name_length=Length("name"),
-            place=Window(
-                RowNumber(),
-                partition_by=[F("kind")],
-                order_by=[F("exact").asc(), F("name_length").asc(), F("name").asc(), F("pk")],
-                output_field=IntegerField(),
-            ),
-        )
-        .filter(place__lte=per_kind)
-        .order_by("kind", "place")
-    )
-    if totals:
-        entries = entries.annotate(total=Window(Count("pk"), partition_by=[F("kind")]))
-    return entries
-
-
 def _in_kind_order(found):
     return {kind: found[kind] for kind in SearchKind.values if kind in found}
 
@@ -131,15 +102,54 @@ def search(query, per_kind=DEFAULT_PER_KIND):
     """Entries matching every word of `query`: {kind: (total, [entries])}, kinds in order.
 
     Within a kind an exact name match (ignoring case) comes first, then
-    shorter names, as the closer matches. One query, whatever the kinds.
+    shorter names, as the closer matches. A kind's first entries are its
+    first matching ids (see KIND_SPAN), as suggest() finds them, not a sort
+    of every match: "detection" matches 7,800 names at the archive's size,
+    and sorting them took 26 ms on SQLite and 23 on PostgreSQL, against about
+    2 and 7 now. Two queries: the entries, and each kind's total.
     """
     words = terms(query)
     if not words:
         return {}
     found = {}
-    for entry in _ranked(words, _exact(query), per_kind, totals=True):
-        found.setdefault(entry.kind, (entry.total, []))[1].append(entry)
-    return _in_kind_order(found)
+    for row in _first_in_order(words, _exact(query), per_kind):
+        shown = found.setdefault(row.kind, [])
+        if len(shown) < per_kind:
+            shown.append(row.entry())
+    totals = _totals(words)
+    # Counted a statement later: a load between the two may have added
+    # names, never fewer than those shown.
+    return _in_kind_order(
+        {kind: (max(totals.get(kind, 0), len(shown)), shown) for kind, shown in found.items()}
+    )
+
+
+def _totals(words):
+    """How many entries of each kind match every word: {kind: total}. One query.
+
+    Counted on the full-text engine's ids alone where an id tells its kind (its
+    span), and with the entries table only for those numbered out of order: 1
+    ms for "detection" on SQLite against 13 with each match looked up.
+    """
+    table = SearchEntry._meta.db_table
+    query = _engine_query(words)
+    if connection.vendor == "postgresql":
+        match = f"SELECT id FROM {table} WHERE sotasite_search_vector(name) @@ "
+        match += "to_tsquery('simple', %s) AND id"
+    else:
+        match = f"SELECT rowid AS id FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH %s AND rowid"
+    sql = (
+        f"SELECT m.id / %s, NULL, COUNT(*) FROM ({match} < %s) AS m GROUP BY 1 "
+        f"UNION ALL SELECT NULL, e.kind, COUNT(*) FROM {table} e "
+        f"WHERE e.id >= %s AND e.id IN ({match} >= %s) GROUP BY e.kind"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [KIND_SPAN, query, UNORDERED, UNORDERED, query, UNORDERED])
+        counted = cursor.fetchall()
+    totals = Counter()
+    for span, kind, count in counted:
+        totals[kind if span is None else SearchKind.values[span - 1]] += count
+    return totals
 
 
 def suggest(query, per_kind):
