@@ -40,6 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import common  # noqa: E402
+from lists import LIMIT_MS as LISTS_LIMIT_MS  # noqa: E402
 
 STATIC_FILE = common.ROOT / "staticfiles" / "bench" / "leaderboard.html"
 STATIC_PATH = "/static/bench/leaderboard.html"
@@ -239,6 +240,9 @@ def main():
     parser.add_argument(
         "--redis", default="redis://127.0.0.1:6379/2", help="the page cache for bench/cache.py"
     )
+    parser.add_argument(
+        "--lists-repeat", type=int, default=5, help="repeats of bench/lists.py's pages (0: skip)"
+    )
     parser.add_argument("--output", type=Path, default=common.RESULTS / "serve.md")
     options = parser.parse_args()
     connections = (2, 16)
@@ -317,7 +321,11 @@ def main():
     else:
         datasette = _datasette(options.db, connections, options.duration)
     seed_served, seed_uncached = measures[0], measures[1]
+    lists_row, lists_lines = _lists(options) if options.lists_repeat else (None, [])
     kept, cache_lines = _kept(options) if options.cache_sample else ({}, [])
+    verdicts = targets(measures, static, datasette, seed_served, seed_uncached, repeat_visit, kept)
+    if lists_row:
+        verdicts.append(lists_row)
     report = _report(
         options,
         timings,
@@ -326,17 +334,54 @@ def main():
         [static, *measures, datasette],
         static,
         connections,
-        targets(measures, static, datasette, seed_served, seed_uncached, repeat_visit, kept),
+        verdicts,
         (rss_start, rss_end),
         time.time() - started,
         stall,
         cache_lines,
+        lists_lines,
     )
     print(report)
     options.output.parent.mkdir(parents=True, exist_ok=True)
     options.output.write_text(report + "\n", encoding="utf-8")
     common.log(f"written to {options.output}")
     return 0 if "| MISS |" not in report else 1
+
+
+def _lists(options):
+    """bench/lists.py on this run's database: (its target's row, its lines for the report).
+
+    Every list page's first and last, the filtered ones and the searches,
+    rendered in-process with the page cache off: what a page costs the first
+    time it is asked for.
+    """
+    common.log(f"bench/lists.py on the same database, {options.lists_repeat} repeats")
+    database = ["--database-url", options.db] if common.is_postgresql(options.db) else []
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(Path(__file__).resolve().parent / "lists.py"),
+            *(database or ["--db", str(options.db)]),
+            "--repeat",
+            str(options.lists_repeat),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    lines = result.stdout.strip().splitlines()
+    measured = [line.split() for line in lines if line.endswith(("pass", "FAIL"))]
+    if not measured:
+        lines += result.stderr.strip().splitlines()[-5:]
+        return ("MISS", "bench/lists.py ran", "no figures: see below"), lines
+    slowest = max(measured, key=lambda words: float(words[1]))
+    over = [f"{words[0]} {float(words[1]):.0f} ms" for words in measured if words[-1] == "FAIL"]
+    row = (
+        verdict(result.returncode == 0),
+        f"every page of bench/lists.py under {LISTS_LIMIT_MS} ms uncached (median, in-process)",
+        "; ".join(over) if over else f"slowest {slowest[0]} {float(slowest[1]):.1f} ms",
+    )
+    return row, lines
 
 
 def _kept(options):
@@ -465,6 +510,7 @@ def _stall_lines(stall, options):
 def _report(
     options, timings, boards, rows, measures, static, connections, verdicts, rss, took, stall,
     cache_lines,
+    lists_lines,
 ):  # fmt: skip
     command = "bench/serve.py " + " ".join(sys.argv[1:])
     load = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in timings.items())
@@ -506,6 +552,9 @@ def _report(
     ]
     if stall is not None:
         lines += ["", _stall_lines(stall, options)]
+    if lists_lines:
+        lines += ["", "`bench/lists.py` on the same database afterwards:", "", "```"]
+        lines += [*lists_lines, "```"]
     if cache_lines:
         lines += [
             "",

@@ -13,9 +13,11 @@ built from one version's rows and another's header.
 A request whose query string holds none of the page's own parameters (a
 crawler's cache-buster, a campaign tag, nothing at all) is answered from them
 without reading the board: only the links, which carry the query string
-along, are made for it. Any other request (a filter, a sort, a page, a chart
-or a column asked for) reads the rows and builds its table, its chart and its
-form, and still takes the header and panels from here.
+along, and the badge snippet, which names the host asked, are made for it.
+Any other request (a filter, a sort, a page, a chart or a column asked for)
+builds its table, its chart and its form from the rows, and still takes the
+header and panels from here; the rows are those this process read for its
+last view of the board at the same versions (`RowsKept`), or read afresh.
 
 Nothing here depends on who asks: the board's page is the same for an editor.
 """
