@@ -14,13 +14,9 @@ from collections import Counter, defaultdict
 from itertools import combinations
 
 from django.contrib.postgres.fields import ArrayField
-from django.contrib.postgres.search import SearchQuery, SearchVector, SearchVectorField
+from django.contrib.postgres.search import SearchVector
 from django.db import connection, transaction
-from django.db.models import (
-    F,
-    Func,
-    TextField,
-)
+from django.db.models import Func, TextField
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Length
 
@@ -60,17 +56,24 @@ def _words():
 INITIALS = 2
 
 
-def _vector():
-    # The same expression as the migration's GIN index, so it is used.
-    return Func(F("name"), function="sotasite_search_vector", output_field=SearchVectorField())
+def _matched_ids():
+    """(SQL, its id column): the ids, as `id`, of the entries matching a query as
+    _engine_query() writes it, its one parameter. It ends in its WHERE clause, so
+    a caller may narrow it with `AND <id column> ...`.
+
+    On PostgreSQL the expression is the migration's GIN index's, so the index is used.
+    """
+    if connection.vendor == "postgresql":
+        table = SearchEntry._meta.db_table
+        match = f"SELECT id FROM {table} WHERE sotasite_search_vector(name) @@ "
+        return match + "to_tsquery('simple', %s)", "id"
+    return _FTS_ROWIDS, "rowid"
 
 
 def _matching(words):
-    if connection.vendor == "postgresql":
-        return SearchEntry.objects.alias(vector=_vector()).filter(
-            vector=SearchQuery(_engine_query(words), config="simple", search_type="raw")
-        )
-    return SearchEntry.objects.filter(pk__in=RawSQL(_FTS_ROWIDS, [_fts_query(words)]))
+    """The entries matching every word, as a queryset: the match the search's own SQL makes."""
+    match, _ = _matched_ids()
+    return SearchEntry.objects.filter(pk__in=RawSQL(match, [_engine_query(words)]))
 
 
 _FTS_ROWIDS = f"SELECT rowid AS id FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH %s"
@@ -133,15 +136,11 @@ def _totals(words):
     """
     table = SearchEntry._meta.db_table
     query = _engine_query(words)
-    if connection.vendor == "postgresql":
-        match = f"SELECT id FROM {table} WHERE sotasite_search_vector(name) @@ "
-        match += "to_tsquery('simple', %s) AND id"
-    else:
-        match = f"SELECT rowid AS id FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH %s AND rowid"
+    match, column = _matched_ids()
     sql = (
-        f"SELECT m.id / %s, NULL, COUNT(*) FROM ({match} < %s) AS m GROUP BY 1 "
+        f"SELECT m.id / %s, NULL, COUNT(*) FROM ({match} AND {column} < %s) AS m GROUP BY 1 "
         f"UNION ALL SELECT NULL, e.kind, COUNT(*) FROM {table} e "
-        f"WHERE e.id >= %s AND e.id IN ({match} >= %s) GROUP BY e.kind"
+        f"WHERE e.id >= %s AND e.id IN ({match} AND {column} >= %s) GROUP BY e.kind"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [KIND_SPAN, query, UNORDERED, UNORDERED, query, UNORDERED])
@@ -344,11 +343,7 @@ def _candidates(words, exact, per_kind):
         # of names. SQLite, for a query of several words: few names match them
         # all, and one search costs what one kind's does (2 ms for "on the role
         # of masked modeling for docum", whose "for" begins 900 words).
-        if connection.vendor == "postgresql":
-            match = f"SELECT id FROM {table} WHERE sotasite_search_vector(name) @@ "
-            match += "to_tsquery('simple', %s)"
-        else:
-            match = _FTS_ROWIDS
+        match, _ = _matched_ids()
         branches = [f"WITH matched AS MATERIALIZED ({match}) SELECT id FROM matched WHERE id >= %s"]
         params = [query, UNORDERED]
         first = (

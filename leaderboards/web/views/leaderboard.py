@@ -301,7 +301,9 @@ def _prepare(data):
         header_html=render_part("_header", context),
         unshown_html=render_part("_unshown", context),
         panels_html=render_part("_panels", context),
-        chart_html=_chart_html(board, chart_metric, chart, filtered=False, shown_count=0),
+        chart_html=_chart_html(
+            board, chart_metric, chart, filtered=False, shown_count=len(everything)
+        ),
         charted=chart is not None,
         first_rows_html=rows_markup(first_rows, names, folding.shown, checked),
         filter_html=_filter_html(RowFilter(None, queryset=Row.objects.none()), [], syntology),
