@@ -16,6 +16,8 @@ from leaderboards.upkeep.cache import versions
 from tests.conftest import ROOT, child_env, scaled_page
 
 BOARDS = 12
+# Below this many rows a table is read whole cheaply whatever the planner knows.
+SMALL_TABLE = 1000
 CHUNK = 5
 
 
@@ -329,6 +331,36 @@ def test_a_load_leaves_the_planner_knowing_the_new_table_sizes(db, tmp_path, see
     Loader().load([folder])
     for model in (Leaderboard, Row, MetricValue):
         assert planned_rows(model) == model.objects.count() > 0
+
+
+def test_while_a_load_runs_the_planner_knows_each_table_within_twice_its_size(
+    db, tmp_path, seed_page, monkeypatch
+):
+    """Planned by what it knew of a site holding only the seed page, the
+    end of a 15,000-board load on SQLite took 318 s in one statement instead of 1 s."""
+    Loader().load([ROOT / "seeds"])
+    seeded = Row.objects.count()
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    for index in range(60):
+        page = scaled_page(seed_page, 40)
+        page["url"] = f"/sota/board-{index:04d}"
+        (folder / f"board-{index:04d}.json").write_text(json.dumps(page))
+    seen = []
+    analyze = writer.analyze_grown_tables
+
+    def after_each_chunk():
+        grown = analyze()
+        seen.append((planned_rows(Row), Row.objects.count()))
+        return grown
+
+    monkeypatch.setattr(writer, "CHUNK", 10)
+    monkeypatch.setattr(writer, "analyze_grown_tables", after_each_chunk)
+    Loader().load([folder])
+    # Each chunk's end, then the end of the load before its figures and index.
+    assert len(seen) == 7
+    assert all(rows <= 2 * max(planned, SMALL_TABLE) for planned, rows in seen), seen
+    assert seen[-1][1] == seeded + 60 * 40
 
 
 # Checked from another connection after the loading process has exited, as a
