@@ -25,6 +25,7 @@ from leaderboards.models import (
 )
 from leaderboards.upkeep.figures import refresh_leaderboard
 from leaderboards.web import catalogue_filters
+from leaderboards.web.views import catalogue
 from tests.conftest import SEED_SLUG, admin_url
 
 TASK = "out-of-distribution-detection"
@@ -569,6 +570,29 @@ def test_every_page_of_a_list_is_its_part_of_the_whole_order(db, client, sort, k
         page = html(client, f"/paper/?sort={sort}&page={number}")
         shown += re.findall(r'<a href="/paper/([^"?/]+)">', page)
     assert shown == whole
+
+
+def test_a_list_past_the_count_limit_says_more_than_and_pages_forwards(db, client, monkeypatch):
+    # Counting every match of a broad filter is what made them slow at ten
+    # times the archive: past the limit the list says so rather than count on.
+    monkeypatch.setattr(catalogue, "COUNT_LIMIT", 100)
+    Paper.objects.bulk_create(
+        Paper(slug=f"paper-{i}", title=f"Title {i % 7}", date=date(2020, 1, 1)) for i in range(123)
+    )
+    whole = [paper.slug for paper in Paper.objects.order_by("title", "pk")]
+    first = html(client, "/paper/?q=title&sort=title")
+    assert "1–50 of more than 100 papers" in first
+    assert "Page 1 of 2+" in first
+    assert 'rel="last"' not in first
+    # The second page is the limit's end, read forwards: the 51st to 100th
+    # match, not the list's last 50.
+    second = html(client, "/paper/?q=title&sort=title&page=2")
+    assert re.findall(r'<a href="/paper/([^"?/]+)">', second) == whole[50:100]
+    beyond = html(client, "/paper/?q=title&sort=title&page=9")
+    assert re.findall(r'<a href="/paper/([^"?/]+)">', beyond) == whole[50:100]
+    # Under the limit the count is exact and the last page is linked.
+    exact = html(client, "/paper/?q=title+3&sort=title")
+    assert f"of {Paper.objects.filter(title='Title 3').count()} papers" in exact
 
 
 def test_pagination_links_keep_the_filters(load, seed_page, write_page, client):
