@@ -19,8 +19,11 @@ workers the site ran before; `--stall-only` measures only that). Then, the
 serving done, `bench/cache.py` on the same database with the page cache in
 Redis (`--redis`; `--cache-sample 0` skips it): --cache-sample boards' pages
 cached, an editor's action on one board and a load of one board, and the share
-of the other boards' pages still answered from the cache. Prints a Markdown
-table, writes it with the targets of issues #7 and #14 to
+of the other boards' pages still answered from the cache. With --scale-db, ten
+times the boards (--scale) built there too, the load timed, and bench/lists.py
+on it; with --raw-insert, bench/raw_insert.py at --boards (the loader against
+plain inserts; on PostgreSQL in databases named after this one with `_insert`).
+Prints a Markdown table, writes it with the targets of issues #7 and #14 to
 bench/results/serve.md, and exits non-zero when a target is missed. A page the
 site does not have yet is reported as not built, not measured.
 """
@@ -243,6 +246,17 @@ def main():
     parser.add_argument(
         "--lists-repeat", type=int, default=5, help="repeats of bench/lists.py's pages (0: skip)"
     )
+    parser.add_argument(
+        "--scale-db",
+        help="also build --scale times --boards here (a SQLite path or a PostgreSQL URL, "
+        "dropped and made again), time its load and run bench/lists.py on it",
+    )
+    parser.add_argument("--scale", type=int, default=10, help="times --boards for --scale-db")
+    parser.add_argument(
+        "--raw-insert",
+        action="store_true",
+        help="also run bench/raw_insert.py at --boards: the loader against plain inserts",
+    )
     parser.add_argument("--output", type=Path, default=common.RESULTS / "serve.md")
     options = parser.parse_args()
     connections = (2, 16)
@@ -321,11 +335,22 @@ def main():
     else:
         datasette = _datasette(options.db, connections, options.duration)
     seed_served, seed_uncached = measures[0], measures[1]
-    lists_row, lists_lines = _lists(options) if options.lists_repeat else (None, [])
+    lists_row, lists_lines = (
+        _lists(options.db, options.lists_repeat) if options.lists_repeat else (None, [])
+    )
     kept, cache_lines = _kept(options) if options.cache_sample else ({}, [])
     verdicts = targets(measures, static, datasette, seed_served, seed_uncached, repeat_visit, kept)
     if lists_row:
         verdicts.append(lists_row)
+    more_lines = []
+    if options.scale_db:
+        scale_rows, scale_lines = _scaled(options)
+        verdicts += scale_rows
+        more_lines += scale_lines
+    if options.raw_insert:
+        raw_row, raw_lines = _raw_insert(options)
+        verdicts.append(raw_row)
+        more_lines += raw_lines
     report = _report(
         options,
         timings,
@@ -340,6 +365,7 @@ def main():
         stall,
         cache_lines,
         lists_lines,
+        more_lines,
     )
     print(report)
     options.output.parent.mkdir(parents=True, exist_ok=True)
@@ -348,22 +374,22 @@ def main():
     return 0 if "| MISS |" not in report else 1
 
 
-def _lists(options):
-    """bench/lists.py on this run's database: (its target's row, its lines for the report).
+def _lists(db, repeat, scale=""):
+    """bench/lists.py on a database: (its target's row, its lines for the report).
 
     Every list page's first and last, the filtered ones and the searches,
     rendered in-process with the page cache off: what a page costs the first
     time it is asked for.
     """
-    common.log(f"bench/lists.py on the same database, {options.lists_repeat} repeats")
-    database = ["--database-url", options.db] if common.is_postgresql(options.db) else []
+    common.log(f"bench/lists.py on {db}, {repeat} repeats")
+    database = ["--database-url", db] if common.is_postgresql(db) else []
     result = subprocess.run(
         [
             sys.executable,
             str(Path(__file__).resolve().parent / "lists.py"),
-            *(database or ["--db", str(options.db)]),
+            *(database or ["--db", str(db)]),
             "--repeat",
-            str(options.lists_repeat),
+            str(repeat),
         ],
         capture_output=True,
         text=True,
@@ -378,10 +404,72 @@ def _lists(options):
     over = [f"{words[0]} {float(words[1]):.0f} ms" for words in measured if words[-1] == "FAIL"]
     row = (
         verdict(result.returncode == 0),
-        f"every page of bench/lists.py under {LISTS_LIMIT_MS} ms uncached (median, in-process)",
+        f"every page of bench/lists.py under {LISTS_LIMIT_MS} ms uncached (median, in-process)"
+        + scale,
         "; ".join(over) if over else f"slowest {slowest[0]} {float(slowest[1]):.1f} ms",
     )
     return row, lines
+
+
+# Issue #14: ten times the archive loads in under 8 minutes, and the loader
+# takes under 3 times plain inserts of the same rows.
+SCALE_LOAD_LIMIT_S = 8 * 60
+
+
+def _scaled(options):
+    """The --scale times bigger database: its load's time and bench/lists.py on it.
+
+    Returns (verdict rows, lines for the report).
+    """
+    db = options.scale_db if common.is_postgresql(options.scale_db) else Path(options.scale_db)
+    boards = options.boards * options.scale
+    common.log(f"building {boards:,} boards at {db}")
+    timings = common.build_site(db, boards, options.seed, options.big_rows)
+    load = timings["load generated"]
+    rows = row_count(db)
+    load_row = (
+        verdict(load < SCALE_LOAD_LIMIT_S),
+        f"{boards:,} boards load in under {SCALE_LOAD_LIMIT_S // 60} min",
+        f"{load / 60:.1f} min ({rows:,} rows)",
+    )
+    lists_row, lines = _lists(db, options.lists_repeat or 1, f" at {boards:,} boards")
+    built = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in timings.items())
+    header = [f"`bench/lists.py` on {boards:,} boards ({built}):", "", "```"]
+    return [load_row, lists_row], ["", *header, *lines, "```"]
+
+
+def _raw_insert(options):
+    """bench/raw_insert.py at --boards, beside this run's database: (its row, its lines)."""
+    env = dict(os.environ)
+    env.pop("DATABASE_URL", None)
+    if common.is_postgresql(options.db):
+        # Its own two databases (this name and one with _raw), dropped and made again.
+        env["DATABASE_URL"] = f"{options.db}_insert"
+    output = common.OUT / "serve_raw_insert.md"
+    common.log("bench/raw_insert.py")
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(Path(__file__).resolve().parent / "raw_insert.py"),
+            "--boards",
+            str(options.boards),
+            "--seed",
+            options.seed,
+            "--output",
+            str(output),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    lines = output.read_text().splitlines() if output.exists() else []
+    found = [line for line in lines if "loader under" in line]
+    if not found:
+        tail = result.stderr.strip().splitlines()[-5:]
+        return ("MISS", "bench/raw_insert.py ran", "no figures: see below"), ["", *tail]
+    ok, target, figure = (cell.strip() for cell in found[0].strip("|").split("|"))
+    return (ok, target, figure), ["", "`bench/raw_insert.py` afterwards:", "", *lines[2:]]
 
 
 def _kept(options):
@@ -511,6 +599,7 @@ def _report(
     options, timings, boards, rows, measures, static, connections, verdicts, rss, took, stall,
     cache_lines,
     lists_lines,
+    more_lines,
 ):  # fmt: skip
     command = "bench/serve.py " + " ".join(sys.argv[1:])
     load = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in timings.items())
@@ -564,7 +653,7 @@ def _report(
             *cache_lines,
             "```",
         ]
-    return "\n".join(lines)
+    return "\n".join(lines + more_lines)
 
 
 if __name__ == "__main__":
