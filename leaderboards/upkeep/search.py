@@ -8,6 +8,7 @@ its words and match every word of the query as a prefix, so the two backends
 find the same entries.
 """
 
+import functools
 import re
 import unicodedata
 from collections import Counter, defaultdict
@@ -30,6 +31,7 @@ from leaderboards.models import (
     SearchPrefix,
     Task,
 )
+from leaderboards.upkeep.bulk import insert
 
 FTS_TABLE = "leaderboards_searchentry_fts"
 PG_INDEX = "search_entry_name_vector_idx"
@@ -265,7 +267,13 @@ def _initials_list(letters):
 
 def _initials_lists(initials):
     """The names of every list these initials (an entry's) are in: each pair and three."""
-    letters = sorted(set(initials))
+    return _lists_of_letters(tuple(sorted(set(initials))))
+
+
+# Names share their initials often ("resnet 50" and "resnet 101"): each set's
+# lists are made once per rebuild, not once per name.
+@functools.lru_cache(maxsize=65536)
+def _lists_of_letters(letters):
     return [_initials_name(group) for size in range(2, INITIALS_LISTED + 1)
             for group in combinations(letters, size)]  # fmt: skip
 
@@ -478,12 +486,14 @@ def refresh_prefixes():
                 if prefix not in mine:
                     mine.add(prefix)
                     counts[prefix] += 1
-                    rows.append(SearchPrefix(prefix=prefix, entry_id=pk, words=spaced))
+                    rows.append((prefix, pk, spaced))
         for group in _initials_lists(word[0] for word in words):
             if counts[group] < INITIALS_PER_KIND:
                 counts[group] += 1
-                rows.append(SearchPrefix(prefix=group, entry_id=pk, words=spaced))
-    SearchPrefix.objects.bulk_create(rows, batch_size=5000)
+                rows.append((group, pk, spaced))
+    # Tuples, not SearchPrefix instances: at ten times the archive there are
+    # millions, and bulk_create spent more on them than the lists took to make.
+    insert(SearchPrefix, ("prefix", "entry", "words"), rows)
 
 
 def _forget(cursor, prefixes):
