@@ -272,3 +272,29 @@ def test_a_null_description_from_the_task_loads(load, seed_page, write_page):
     seed_page["description"] = None
     ok, _, err = load(write_page(seed_page))
     assert ok, err
+
+
+def test_sources_that_break_off_leave_every_chunk_before_the_break_written(
+    db, seed_page, monkeypatch
+):
+    # The next chunk is read while one is written: a break in the sources is
+    # raised only after the chunks read before it are in the database.
+    from leaderboards.ingest import writer
+    from leaderboards.ingest.loader import Loader
+
+    monkeypatch.setattr(writer, "CHUNK", 3)
+
+    def pages():
+        for index in range(7):
+            page = copy.deepcopy(seed_page)
+            page["url"] = f"/sota/broken-off-{index}"
+            yield f"page {index}", page
+        raise OSError("the archive ends here")
+
+    with pytest.raises(OSError, match="the archive ends here"):
+        Loader().load_pages(pages())
+    stored = Leaderboard.objects.filter(slug__startswith="broken-off-")
+    # Two whole chunks; the seventh page was in the chunk the break cut short.
+    assert sorted(stored.values_list("slug", flat=True)) == [f"broken-off-{i}" for i in range(6)]
+    # Finished as a whole load would be: its figures counted, its boards searchable.
+    assert all(board.row_count == len(seed_page["rows"]) for board in stored)
