@@ -498,6 +498,8 @@ def check_values(page):
             raise PageError(json_path(keys), f"nested deeper than {MAX_DEPTH} levels")
         if isinstance(container, dict):
             for key in container:
+                if type(key) is str and key.isascii():
+                    continue  # nearly every key: checked inline, as values are below
                 # A bad key is named by its object's path: the key itself may not print.
                 if problem := _problem(key):
                     raise PageError(json_path(keys), problem)

@@ -24,6 +24,10 @@ def prepared(fields, values):
         for index, field in enumerate(fields)
         if isinstance(field, OrderedJSONField | DateField)
     ]
+    if not prepare:
+        # A metric value's fields, say: the tuples go to the driver as they are.
+        yield from values
+        return
     for item in values:
         item = list(item)
         for index, field in prepare:
