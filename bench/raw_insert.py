@@ -303,7 +303,7 @@ INSERTS = {
     "newest_paper_date, verified_row_count, since_archive_entry_count, updated_at, category_id, "
     "dataset_id, task_id, top_model, top_metric, top_value, top_is_best, version, "
     "editorial_change_count) "
-    "values (?, ?, ?, ?, ?, ?, ?, '{}', ?, ?, ?, ?, 0, 0, ?, ?, ?, ?, '', '', NULL, 0, 1, 0)",
+    "values (?, ?, ?, ?, ?, ?, ?, '{}', ?, ?, ?, ?, 0, 0, ?, ?, ?, ?, '', '', NULL, false, 1, 0)",
     "area": "insert into leaderboards_leaderboardarea (position, area_id, leaderboard_id) "
     "values (?, ?, ?)",
     "metric": "insert into leaderboards_metric (id, name, position, source_direction, "
