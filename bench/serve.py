@@ -374,6 +374,17 @@ def main():
     return 0 if "| MISS |" not in report else 1
 
 
+def _script(name, *args, env=None):
+    """Run another script of bench/ to its end; its output captured, its exit left to the caller."""
+    return subprocess.run(
+        [sys.executable, str(Path(__file__).resolve().parent / name), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
 def _lists(db, repeat, scale=""):
     """bench/lists.py on a database: (its target's row, its lines for the report).
 
@@ -383,18 +394,7 @@ def _lists(db, repeat, scale=""):
     """
     common.log(f"bench/lists.py on {db}, {repeat} repeats")
     database = ["--database-url", db] if common.is_postgresql(db) else []
-    result = subprocess.run(
-        [
-            sys.executable,
-            str(Path(__file__).resolve().parent / "lists.py"),
-            *(database or ["--db", str(db)]),
-            "--repeat",
-            str(repeat),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = _script("lists.py", *(database or ["--db", str(db)]), "--repeat", str(repeat))
     lines = result.stdout.strip().splitlines()
     measured = [line.split() for line in lines if line.endswith(("pass", "FAIL"))]
     if not measured:
@@ -447,21 +447,10 @@ def _raw_insert(options):
         env["DATABASE_URL"] = f"{options.db}_insert"
     output = common.OUT / "serve_raw_insert.md"
     common.log("bench/raw_insert.py")
-    result = subprocess.run(
-        [
-            sys.executable,
-            str(Path(__file__).resolve().parent / "raw_insert.py"),
-            "--boards",
-            str(options.boards),
-            "--seed",
-            options.seed,
-            "--output",
-            str(output),
-        ],
+    result = _script(
+        "raw_insert.py",
+        *("--boards", str(options.boards), "--seed", options.seed, "--output", str(output)),
         env=env,
-        capture_output=True,
-        text=True,
-        check=False,
     )
     lines = output.read_text().splitlines() if output.exists() else []
     found = [line for line in lines if "loader under" in line]
@@ -476,20 +465,10 @@ def _kept(options):
     """bench/cache.py on this run's database: {after what: share of other boards' pages
     still cached}, and its lines for the report. It changes the data, so it runs last."""
     common.log(f"bench/cache.py on the same database, {options.cache_sample} boards, Redis")
-    result = subprocess.run(
-        [
-            sys.executable,
-            str(Path(__file__).resolve().parent / "cache.py"),
-            "--db",
-            str(options.db),
-            "--sample",
-            str(options.cache_sample),
-            "--redis",
-            options.redis,
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
+    result = _script(
+        "cache.py",
+        *("--db", str(options.db), "--sample", str(options.cache_sample)),
+        *("--redis", options.redis),
     )
     lines = result.stdout.strip().splitlines()
     kept = {}
