@@ -338,6 +338,11 @@ def test_while_a_load_runs_the_planner_knows_each_table_within_twice_its_size(
 ):
     """Planned by what it knew of a site holding only the seed page, the
     end of a 15,000-board load on SQLite took 318 s in one statement instead of 1 s."""
+    if connection.vendor != "sqlite":
+        # PostgreSQL's rule (a table's file doubling) is checked in a fresh
+        # database below: in this shared test database the files hold the dead
+        # rows of earlier tests, which new rows fill without the file growing.
+        pytest.skip("SQLite's rule; PostgreSQL's is tested on a fresh database below")
     Loader().load([ROOT / "seeds"])
     seeded = Row.objects.count()
     folder = tmp_path / "pages"
