@@ -141,17 +141,30 @@ def _totals(words):
     span), and with the entries table only for those numbered out of order: 1
     ms for "detection" on SQLite against 13 with each match looked up.
     """
-    table = SearchEntry._meta.db_table
     query = _engine_query(words)
     match, column = _matched_ids()
-    sql = (
-        f"SELECT m.id / %s, NULL, COUNT(*) FROM ({match} AND {column} < %s) AS m GROUP BY 1 "
-        f"UNION ALL SELECT NULL, e.kind, COUNT(*) FROM {table} e "
-        f"WHERE e.id >= %s AND e.id IN ({match} AND {column} >= %s) GROUP BY e.kind"
-    )
+    sql = _totals_sql(f"{match} AND {column} < %s", f"{match} AND {column} >= %s")
     with connection.cursor() as cursor:
         cursor.execute(sql, [KIND_SPAN, query, UNORDERED, UNORDERED, query, UNORDERED])
-        counted = cursor.fetchall()
+        return _totals_by_kind(cursor.fetchall())
+
+
+def _totals_sql(below, beyond, between=""):
+    """Each kind's number of matches, as rows (id span or None, kind or None,
+    `between` columns, count): the ids `below` UNORDERED counted by their span,
+    those `beyond` it by their entry's kind. `below` and `beyond` are SQL
+    selecting those ids; the parameters are KIND_SPAN, below's, UNORDERED,
+    beyond's."""
+    table = SearchEntry._meta.db_table
+    return (
+        f"SELECT m.id / %s, NULL{between}, COUNT(*) FROM ({below}) AS m GROUP BY 1 "
+        f"UNION ALL SELECT NULL, e.kind{between}, COUNT(*) FROM {table} e "
+        f"WHERE e.id >= %s AND e.id IN ({beyond}) GROUP BY e.kind"
+    )
+
+
+def _totals_by_kind(counted):
+    """{kind: total} from _totals_sql()'s rows, read as (span, kind, count)."""
     totals = Counter()
     for span, kind, count in counted:
         totals[kind if span is None else SearchKind.values[span - 1]] += count
@@ -401,14 +414,14 @@ def _first_and_totals(words, exact, per_kind):
     with_sql, body, params = _matched_first(per_kind)
     named = f"SELECT e.id FROM {table} e WHERE {_NAMED}"
     # A total's row has no name: exact = 2 puts it after every entry.
+    totals = _totals_sql(
+        "SELECT id FROM matched WHERE id < %s",
+        "SELECT id FROM matched WHERE id >= %s",
+        between=", NULL, NULL, NULL, 2, 0",
+    )
     sql = (
         f"{with_sql} SELECT {_ENTRY}, NULL::bigint AS total FROM {table} e "
-        f"WHERE e.id IN ({body} UNION ALL {named}) "
-        "UNION ALL SELECT m.id / %s, NULL, NULL, NULL, NULL, 2, 0, COUNT(*) "
-        "FROM matched m WHERE m.id < %s GROUP BY 1 "
-        "UNION ALL SELECT NULL, e.kind, NULL, NULL, NULL, 2, 0, COUNT(*) "
-        f"FROM {table} e JOIN matched m ON m.id = e.id WHERE m.id >= %s GROUP BY e.kind "
-        f"ORDER BY {_ORDER}"
+        f"WHERE e.id IN ({body} UNION ALL {named}) UNION ALL {totals} ORDER BY {_ORDER}"
     )
     query = _engine_query(words)
     with connection.cursor() as cursor:
@@ -423,18 +436,13 @@ def _first_and_totals(words, exact, per_kind):
                 KIND_SPAN,
                 UNORDERED,
                 UNORDERED,
+                UNORDERED,
             ],
         )
         found = cursor.fetchall()
-    totals = Counter()
-    rows = []
-    for *entry, total in found:
-        if total is None:
-            rows.append(_Row(*entry))
-        else:
-            span, kind = entry[0], entry[1]
-            totals[kind if span is None else SearchKind.values[span - 1]] += total
-    return rows, totals
+    rows = [_Row(*entry) for *entry, total in found if total is None]
+    counted = [(entry[0], entry[1], total) for *entry, total in found if total is not None]
+    return rows, _totals_by_kind(counted)
 
 
 def _first_in_order(words, exact, per_kind):
