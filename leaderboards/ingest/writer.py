@@ -172,7 +172,7 @@ LOAD_CACHE_KIB = 256 * 1024
 
 
 @contextlib.contextmanager
-def _page_cache():
+def _load_sqlite_cache():
     if connection.vendor != "sqlite":
         yield
         return
@@ -200,7 +200,7 @@ class Writer:
         progress(done) is called after each chunk with the sources done so far.
         """
         self.report.completed_earlier = not self.dry_run and UpkeepPending.objects.exists()
-        with _page_cache():
+        with _load_sqlite_cache():
             return self._write_all(sources, progress)
 
     def _write_all(self, sources, progress):
