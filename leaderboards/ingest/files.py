@@ -15,7 +15,11 @@ control and editors keep their own files there.
 import errno
 import os
 import stat
+import threading
+import time
 from pathlib import Path
+
+import django
 
 from leaderboards.format.page import MAX_FILE_BYTES, PageError, check_size
 
@@ -52,6 +56,27 @@ def page_files(paths):
         # A folder that cannot be listed stands in the list for what it holds.
         found.extend(Path(error.filename) for error in unlisted)
     return sorted(found)
+
+
+ORPHAN_CHECK_SECONDS = 0.5
+
+
+def start_reader(parent):
+    """Set up a process that reads files for a load (ingest.loader), whose process is `parent`.
+
+    Here, not in the loader, since a new process imports this before Django is set up.
+    """
+    django.setup()
+    # A reader outlives a killed load otherwise: it holds its own end of the
+    # pipe it waits on, so the pipe never closes. Within a second of the load
+    # going, so does the reader.
+    threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True).start()
+
+
+def _exit_when_orphaned(parent):
+    while os.getppid() == parent:
+        time.sleep(ORPHAN_CHECK_SECONDS)
+    os._exit(1)
 
 
 def read_file(path):

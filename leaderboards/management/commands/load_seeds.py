@@ -20,7 +20,12 @@ class Command(BaseCommand):
     def handle(self, *args, paths, dry_run, verbosity, **options):
         paths = paths or [settings.SEEDS_DIR]
         loader = Loader(dry_run=dry_run)
-        report = loader.load(paths, progress=self._progress if verbosity else None)
+        try:
+            report = loader.load(paths, progress=self._progress if verbosity else None)
+        except OSError as error:
+            # The files stopped being readable partway (their reader died): the
+            # chunks written before are kept and finished.
+            raise CommandError(str(error)) from error
         write_report(self, report)
         for path, field, stated, computed in report.differences:
             self.stdout.write(
