@@ -16,6 +16,7 @@ this one could not.
 import contextlib
 import dataclasses
 import itertools
+import operator
 from collections.abc import Callable
 
 from django.db import DatabaseError, connection, transaction
@@ -43,6 +44,7 @@ from leaderboards.models import (
     page_version_now,
 )
 from leaderboards.upkeep import search
+from leaderboards.upkeep.bulk import among
 from leaderboards.upkeep.bulk import insert as _insert
 from leaderboards.upkeep.bulk import prepared as _prepared
 from leaderboards.upkeep.cache import bump_catalogue_version, data_changed
@@ -169,6 +171,7 @@ def _names(items):
 # the same pages again and again from the operating system (at ten times the
 # archive, 129 s of system time in a 12-minute load).
 LOAD_CACHE_KIB = 256 * 1024
+LOAD_CHECKPOINT_PAGES = 20000
 
 
 @contextlib.contextmanager
@@ -179,12 +182,16 @@ def _load_sqlite_cache():
     with connection.cursor() as cursor:
         cursor.execute("PRAGMA cache_size")
         (before,) = cursor.fetchone()
+        cursor.execute("PRAGMA wal_autocheckpoint")
+        (checkpoint,) = cursor.fetchone()
         cursor.execute(f"PRAGMA cache_size = -{LOAD_CACHE_KIB}")
+        cursor.execute(f"PRAGMA wal_autocheckpoint = {LOAD_CHECKPOINT_PAGES}")
     try:
         yield
     finally:
         with connection.cursor() as cursor:
             cursor.execute(f"PRAGMA cache_size = {int(before)}")
+            cursor.execute(f"PRAGMA wal_autocheckpoint = {int(checkpoint)}")
 
 
 class Writer:
@@ -470,7 +477,11 @@ class Writer:
         _create(
             LeaderboardArea,
             [
-                LeaderboardArea(leaderboard=item.board, area=catalogue.areas[name], position=index)
+                LeaderboardArea(
+                    leaderboard_id=item.board.pk,
+                    area_id=catalogue.areas[name].pk,
+                    position=index,
+                )
                 for item in items
                 for index, name in enumerate(item.page["categories"])
             ],
@@ -478,7 +489,7 @@ class Writer:
         for item in items:
             item.metrics = [
                 Metric(
-                    leaderboard=item.board,
+                    leaderboard_id=item.board.pk,
                     name=metric,
                     position=index,
                     source_direction=item.page["metric_direction"]["by_metric"][metric],
@@ -504,7 +515,7 @@ class Writer:
             SyntologySnapshot,
             [
                 SyntologySnapshot(
-                    leaderboard=item.board,
+                    leaderboard_id=item.board.pk,
                     read_at=item.read_at,
                     **_snapshot_fields(item.page, item.sha),
                 )
@@ -717,7 +728,11 @@ class _CatalogueWriter:
 
     def _papers(self):
         """The Paper of every row that has a paper page; a stored paper keeps its details."""
-        papers = Paper.objects.in_bulk(list(self.paper_entries), field_name="slug")
+        stored = Paper.objects.values_list("slug", "pk", *_StoredPaper.__slots__[1:])
+        papers = {
+            slug: _StoredPaper(pk, *fields)
+            for slug, pk, *fields in among(stored, "slug", self.paper_entries)
+        }
         new = []
         for slug, stated in self.paper_entries.items():
             paper = papers.get(slug)
@@ -745,6 +760,18 @@ class _CatalogueWriter:
         return papers
 
 
+@dataclasses.dataclass(slots=True)
+class _StoredPaper:
+    """What the writer reads of a stored paper: building a Paper for each of the
+    hundreds of thousands a large load meets again cost more than its query."""
+
+    pk: int
+    title: str
+    url: str
+    date: object
+    arxiv_id: str
+
+
 def _moment_field(page):
     """The field a page's version moment comes from, and what the page states there."""
     if page["syntology"] is not None:
@@ -760,9 +787,9 @@ def _text(value):
 def _board_fields(item, catalogue):
     page = item.page
     return {
-        "task": catalogue.tasks[slug_of(page["task"]["url"])],
-        "dataset": catalogue.datasets[slug_of(page["dataset"]["url"])],
-        "category": catalogue.areas[page["category"]] if page["category"] else None,
+        "task_id": catalogue.tasks[slug_of(page["task"]["url"])].pk,
+        "dataset_id": catalogue.datasets[slug_of(page["dataset"]["url"])].pk,
+        "category_id": catalogue.areas[page["category"]].pk if page["category"] else None,
         "category_note": page["category_note"],
         "description": page["description"],
         "description_from": page["description_from"],
@@ -916,8 +943,8 @@ def _insert_rows(rows):
     """
     if not rows:
         return
-    attnames = [Row._meta.get_field(name).attname for name in ROW_FIELDS]
-    _insert(Row, ROW_FIELDS, [[getattr(row, name) for name in attnames] for row in rows])
+    columns = operator.attrgetter(*(Row._meta.get_field(name).attname for name in ROW_FIELDS))
+    _insert(Row, ROW_FIELDS, [columns(row) for row in rows])
     _read_ids(Row, rows, ("leaderboard", "rank"))
 
 
@@ -945,14 +972,14 @@ def _create(model, objects, key=None):
 
 
 def _read_ids(model, objects, key):
-    """Give just-inserted objects their ids, read back by the unique fields `key`;
-    a chunk of them at a time, by the first, as a query may hold so many values."""
+    """Give just-inserted objects their ids, read back by the unique fields `key`
+    (among the values of the first that the objects hold)."""
     attnames = [model._meta.get_field(name).attname for name in key]
     first = {getattr(obj, attnames[0]) for obj in objects}
-    ids = {}
-    for some in itertools.batched(first, 5000):
-        for *found, pk in model.objects.filter(**{f"{key[0]}__in": some}).values_list(*key, "pk"):
-            ids[tuple(found)] = pk
+    ids = {
+        tuple(found): pk
+        for *found, pk in among(model.objects.values_list(*key, "pk"), key[0], first)
+    }
     for obj in objects:
         obj.pk = ids[tuple(getattr(obj, name) for name in attnames)]
 
