@@ -99,6 +99,15 @@ def seeded(load):
     return Leaderboard.objects.get(slug=SEED_SLUG)
 
 
+def write_board_files(folder, seed_page, count, rows=3):
+    """Make `folder` with `count` page files, board-0000.json on: the seed page at `rows` rows."""
+    folder.mkdir()
+    for index in range(count):
+        page = scaled_page(seed_page, rows)
+        page["url"] = f"/sota/board-{index:04d}"
+        (folder / f"board-{index:04d}.json").write_text(json.dumps(page))
+
+
 def scaled_page(page, rows):
     """The seed page with its rows repeated to `rows` rows, figures kept true."""
     from leaderboards.format import derive

@@ -13,7 +13,7 @@ from leaderboards.ingest.loader import Loader
 from leaderboards.models import Leaderboard, MetricValue, Row, SearchEntry, UpkeepPending
 from leaderboards.upkeep import search
 from leaderboards.upkeep.cache import versions
-from tests.conftest import ROOT, child_env, scaled_page
+from tests.conftest import ROOT, child_env, scaled_page, write_board_files
 
 BOARDS = 12
 # Below this many rows a table is read whole cheaply whatever the planner knows.
@@ -447,11 +447,7 @@ def test_a_load_onto_a_small_site_checks_its_foreign_keys_by_index(
     result = child(child_database_url, "manage.py", "load_seeds", str(ROOT / "seeds"))
     assert result.returncode == 0, result.stderr
     folder = tmp_path / "pages"
-    folder.mkdir()
-    for index in range(LOADED_BOARDS):
-        page = scaled_page(seed_page, 2)
-        page["url"] = f"/sota/board-{index:04d}"
-        (folder / f"board-{index:04d}.json").write_text(json.dumps(page))
+    write_board_files(folder, seed_page, LOADED_BOARDS, rows=2)
     result = child(child_database_url, "-c", CHUNKED_LOAD, str(folder))
     assert result.returncode == 0, result.stderr
     with psycopg.connect(child_database_url.replace("postgres://", "postgresql://")) as db:

@@ -19,20 +19,17 @@ from leaderboards.ingest import loader, writer
 from leaderboards.ingest.loader import Loader
 from leaderboards.models import Leaderboard, SearchEntry
 from leaderboards.web.export import PageData
-from tests.conftest import ROOT, child_env, scaled_page
+from tests.conftest import ROOT, child_env, scaled_page, write_board_files
 
 BOARDS = 6
 
 
 def write_folder(folder, seed_page):
     """BOARDS good pages, one with a stated figure that is wrong, and four bad files."""
-    folder.mkdir()
-    for index in range(BOARDS):
-        page = scaled_page(seed_page, 3)
-        page["url"] = f"/sota/board-{index:04d}"
-        if index == 2:
-            page["counts"]["rows"] += 1
-        (folder / f"board-{index:04d}.json").write_text(json.dumps(page))
+    write_board_files(folder, seed_page, BOARDS)
+    wrong = json.loads((folder / "board-0002.json").read_text())
+    wrong["counts"]["rows"] += 1
+    (folder / "board-0002.json").write_text(json.dumps(wrong))
     (folder / "broken.json").write_text('{"url": ')
     (folder / "latin-1.json").write_bytes("caf\xe9".encode("latin-1"))
     (folder / "nothing.json").symlink_to(folder / "gone.json")
@@ -88,18 +85,13 @@ def _reader_that_dies_at_board_4(paths):
 def test_a_reader_that_dies_stops_the_load_saying_so_with_the_chunks_before_written(
     load, tmp_path, seed_page, monkeypatch
 ):
-    folder = tmp_path / "pages"
-    folder.mkdir()
-    for index in range(BOARDS):
-        page = scaled_page(seed_page, 3)
-        page["url"] = f"/sota/board-{index:04d}"
-        (folder / f"board-{index:04d}.json").write_text(json.dumps(page))
+    write_board_files(tmp_path / "pages", seed_page, BOARDS)
     monkeypatch.setattr(loader, "READ_AHEAD_FILES", 1)
     monkeypatch.setattr(loader, "CHUNK", 2)
     monkeypatch.setattr(writer, "CHUNK", 2)
     monkeypatch.setattr(loader, "_read_files", _reader_that_dies_at_board_4)
 
-    ok, _, err = load(folder)
+    ok, _, err = load(tmp_path / "pages")
     assert not ok
     assert "reading page files stopped before" in err and "board-0004.json" in err
     assert "Traceback" not in err
