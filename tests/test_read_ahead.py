@@ -5,6 +5,7 @@ read; a reader that dies must stop the load with a word, not hang it; and a
 load killed must not leave its reader behind.
 """
 
+import functools
 import json
 import os
 import signal
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from leaderboards.format.page import MAX_DEPTH
 from leaderboards.ingest import loader, writer
 from leaderboards.ingest.loader import Loader
 from leaderboards.models import Leaderboard, SearchEntry
@@ -22,14 +24,23 @@ from leaderboards.web.export import PageData
 from tests.conftest import ROOT, child_env, scaled_page, write_board_files
 
 BOARDS = 6
+BAD_FILES = 7
 
 
 def write_folder(folder, seed_page):
-    """BOARDS good pages, one with a stated figure that is wrong, and four bad files."""
+    """BOARDS good pages, one with a stated figure that is wrong and one nested near
+    the limit (which must cross between the processes whole), and BAD_FILES bad files."""
     write_board_files(folder, seed_page, BOARDS)
     wrong = json.loads((folder / "board-0002.json").read_text())
     wrong["counts"]["rows"] += 1
     (folder / "board-0002.json").write_text(json.dumps(wrong))
+    deep = json.loads((folder / "board-0005.json").read_text())
+    deep["notes"] = functools.reduce(lambda inner, _: {"n": inner}, range(MAX_DEPTH - 5), 1)
+    (folder / "board-0005.json").write_text(json.dumps(deep))
+    os.mkfifo(folder / "fifo.json")
+    text = json.dumps(scaled_page(seed_page, 3))
+    (folder / "nan.json").write_text(text.replace('"rows": 3', '"rows": NaN', 1))
+    (folder / "twice.json").write_text(text.replace('{"url": ', '{"url": "/sota/x", "url": ', 1))
     (folder / "broken.json").write_text('{"url": ')
     (folder / "latin-1.json").write_bytes("caf\xe9".encode("latin-1"))
     (folder / "nothing.json").symlink_to(folder / "gone.json")
@@ -54,7 +65,7 @@ def test_a_load_read_in_a_second_process_stores_and_reports_as_one_read_here(
     write_folder(folder, seed_page)
     # The same files read in this process: a dry run reports what a load would.
     expected = outcome(Loader(dry_run=True).load([folder]))
-    assert len(expected[0]) == 4 and expected[2]
+    assert len(expected[0]) == BAD_FILES and expected[2]
 
     with monkeypatch.context() as patched:
         patched.setattr(loader, "READ_AHEAD_FILES", 1)

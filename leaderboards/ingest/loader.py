@@ -74,7 +74,7 @@ class Loader:
             )
         finally:
             # Stops the reader at once should the writer stop early.
-            getattr(sources, "close", lambda: None)()
+            sources.close()
 
     def load_pages(self, pages, progress=None):
         """Load page dicts a program built, as (name, page) pairs, checked as files are.

@@ -728,7 +728,7 @@ class _CatalogueWriter:
 
     def _papers(self):
         """The Paper of every row that has a paper page; a stored paper keeps its details."""
-        stored = Paper.objects.values_list("slug", "pk", *_StoredPaper.__slots__[1:])
+        stored = Paper.objects.values_list("slug", "pk", "title", "url", "date", "arxiv_id")
         papers = {
             slug: _StoredPaper(pk, *fields)
             for slug, pk, *fields in among(stored, "slug", self.paper_entries)

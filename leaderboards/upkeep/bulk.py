@@ -29,18 +29,14 @@ def among(queryset, name, values):
     if not values:
         return
     if connection.vendor == "postgresql":
-        yield from queryset.filter(any_of(queryset.model, name, values))
+        quote = connection.ops.quote_name
+        meta = queryset.model._meta
+        column = f"{quote(meta.db_table)}.{quote(meta.get_field(name).column)}"
+        condition = RawSQL(f"{column} = ANY(%s)", [values], output_field=BooleanField())
+        yield from queryset.filter(condition)
         return
     for some in itertools.batched(values, IN_BATCH):
         yield from queryset.filter(**{f"{name}__in": some})
-
-
-def any_of(model, name, values):
-    """PostgreSQL: a condition that the field `name` holds one of `values`, sent as one array."""
-    quote = connection.ops.quote_name
-    meta = model._meta
-    column = f"{quote(meta.db_table)}.{quote(meta.get_field(name).column)}"
-    return RawSQL(f"{column} = ANY(%s)", [list(values)], output_field=BooleanField())
 
 
 def prepared(fields, values):
