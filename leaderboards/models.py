@@ -257,6 +257,13 @@ NEWEST_FIRST = (
 )
 
 
+# For a foreign key that a unique constraint or an index of its model starts
+# with: that index finds a parent's rows as well as one of the key alone, which
+# every insert of a load would keep up to date for nothing (two of a metric
+# value's three indexes were such).
+LEADING_INDEX = {"db_index": False}
+
+
 class Paper(models.Model):
     slug = models.SlugField(max_length=300, unique=True)
     title = models.TextField(blank=True, default="")
@@ -271,9 +278,9 @@ class Paper(models.Model):
     class Meta:
         ordering = ["-date", "title"]
         indexes = [
-            models.Index(fields=["date"], name="paper_date_idx"),
             models.Index(fields=["title"], name="paper_title_idx"),
-            # Covers the list's filters by year, code and verification.
+            # Covers the list's filters by year, code and verification, and
+            # anything else by date alone.
             models.Index(fields=["date", "has_code", "verified"], name="paper_date_flags_idx"),
             # The list's order, newest first (NEWEST_FIRST), read in either
             # direction (pages past the middle are read backwards).
@@ -362,8 +369,12 @@ class LeaderboardQuerySet(models.QuerySet):
 
 class Leaderboard(models.Model):
     slug = models.SlugField(max_length=300, unique=True)
-    task = models.ForeignKey(Task, on_delete=models.PROTECT, related_name="leaderboards")
-    dataset = models.ForeignKey(Dataset, on_delete=models.PROTECT, related_name="leaderboards")
+    task = models.ForeignKey(
+        Task, on_delete=models.PROTECT, related_name="leaderboards", **LEADING_INDEX
+    )
+    dataset = models.ForeignKey(
+        Dataset, on_delete=models.PROTECT, related_name="leaderboards", **LEADING_INDEX
+    )
     category = models.ForeignKey(
         Area, null=True, on_delete=models.PROTECT, related_name="main_leaderboards"
     )
@@ -409,8 +420,13 @@ class Leaderboard(models.Model):
             models.Index(fields=["task", "dataset"], name="leaderboard_task_dataset_idx"),
             models.Index(fields=["row_count"], name="leaderboard_row_count_idx"),
             models.Index(fields=["newest_paper_date"], name="leaderboard_newest_idx"),
-            models.Index(fields=["task", "slug"], name="leaderboard_task_slug_idx"),
-            models.Index(fields=["dataset", "slug"], name="leaderboard_dataset_slug_idx"),
+            # The list filtered by task or dataset, in its order, with the
+            # minimum rows checked in the index: a broad filter's thousands of
+            # boards are sorted without reading one of them.
+            models.Index(fields=["task", "slug", "row_count"], name="leaderboard_task_list_idx"),
+            models.Index(
+                fields=["dataset", "slug", "row_count"], name="leaderboard_dataset_list_idx"
+            ),
             models.Index(fields=["-row_count", "slug"], name="leaderboard_by_rows_idx"),
             # The list's "newest result" order.
             models.Index(*BOARDS_NEWEST_FIRST, name="leaderboard_newest_first_idx"),
@@ -449,7 +465,7 @@ class LeaderboardArea(models.Model):
     """The page's `categories`, in the file's order."""
 
     leaderboard = models.ForeignKey(
-        Leaderboard, on_delete=models.CASCADE, related_name="area_links"
+        Leaderboard, on_delete=models.CASCADE, related_name="area_links", **LEADING_INDEX
     )
     area = models.ForeignKey(Area, on_delete=models.PROTECT, related_name="leaderboard_links")
     position = models.PositiveSmallIntegerField()
@@ -470,7 +486,9 @@ class LeaderboardArea(models.Model):
 
 
 class Metric(models.Model):
-    leaderboard = models.ForeignKey(Leaderboard, on_delete=models.CASCADE, related_name="metrics")
+    leaderboard = models.ForeignKey(
+        Leaderboard, on_delete=models.CASCADE, related_name="metrics", **LEADING_INDEX
+    )
     name = models.CharField(max_length=300)
     position = models.PositiveSmallIntegerField()
     # As the file wrote it: null, "higher", "lower", or a value this site does
@@ -540,7 +558,9 @@ class RowQuerySet(models.QuerySet):
 
 
 class Row(models.Model):
-    leaderboard = models.ForeignKey(Leaderboard, on_delete=models.CASCADE, related_name="rows")
+    leaderboard = models.ForeignKey(
+        Leaderboard, on_delete=models.CASCADE, related_name="rows", **LEADING_INDEX
+    )
     rank = models.PositiveIntegerField(help_text="rank_in_archive_order")
     model = models.TextField()
     uses_additional_data = models.BooleanField(default=False)
@@ -656,8 +676,10 @@ class DirectionDecision(models.Model):
 
 
 class MetricValue(models.Model):
-    row = models.ForeignKey(Row, on_delete=models.CASCADE, related_name="values")
-    metric = models.ForeignKey(Metric, on_delete=models.CASCADE, related_name="values")
+    row = models.ForeignKey(Row, on_delete=models.CASCADE, related_name="values", **LEADING_INDEX)
+    metric = models.ForeignKey(
+        Metric, on_delete=models.CASCADE, related_name="values", **LEADING_INDEX
+    )
     raw = models.TextField(null=True, blank=True)
     number = models.FloatField(null=True, blank=True)
     # Where the key stood in the row's `metrics` object, for an exact export.
@@ -692,7 +714,9 @@ class SnapshotQuerySet(models.QuerySet):
 class SyntologySnapshot(models.Model):
     """One read of Syntology for a page: its claim, row counters and since-archive block."""
 
-    leaderboard = models.ForeignKey(Leaderboard, on_delete=models.CASCADE, related_name="snapshots")
+    leaderboard = models.ForeignKey(
+        Leaderboard, on_delete=models.CASCADE, related_name="snapshots", **LEADING_INDEX
+    )
     read_at = models.DateTimeField()
     read_at_text = models.CharField(max_length=64)
     claim = models.TextField(null=True, blank=True)
@@ -728,7 +752,7 @@ class RowVerification(models.Model):
     """
 
     snapshot = models.ForeignKey(
-        SyntologySnapshot, on_delete=models.CASCADE, related_name="verifications"
+        SyntologySnapshot, on_delete=models.CASCADE, related_name="verifications", **LEADING_INDEX
     )
     row = models.ForeignKey(
         Row, null=True, blank=True, on_delete=models.SET_NULL, related_name="verifications"
