@@ -22,14 +22,17 @@ django.setup()
 from leaderboards.ingest import loader, writer
 writer.CHUNK = {CHUNK}
 written = 0
-def then_wait(refresh, boards):
+def then_wait(boards):
     global written
     written += boards
     if written > {CHUNK}:
         print("inside the second chunk", file=sys.stderr, flush=True)
         time.sleep(60)
-many = writer.refresh_leaderboards
-writer.refresh_leaderboards = lambda ids: (many(ids), then_wait(many, len(ids)))
+written_rows = writer.Writer._rows_written
+def hooked(self, items):
+    written_rows(self, items)
+    then_wait(len(items))
+writer.Writer._rows_written = hooked
 loader.Loader().load([sys.argv[1]])
 """
 

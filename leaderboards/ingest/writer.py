@@ -26,7 +26,7 @@ from leaderboards import decisions
 from leaderboards.decisions import key_digest
 from leaderboards.format import derive
 from leaderboards.format.page import PAGE_KEYS, ROW_KEYS, PageError, slug_of, version_moment
-from leaderboards.format.rules import date_or_none, free_slug, row_keys, slug_for
+from leaderboards.format.rules import date_or_none, free_slug, has_code, row_keys, slug_for
 from leaderboards.format.values import parse_metric_value
 from leaderboards.models import (
     Area,
@@ -44,11 +44,11 @@ from leaderboards.models import (
     page_version_now,
 )
 from leaderboards.upkeep import search
-from leaderboards.upkeep.bulk import among
+from leaderboards.upkeep.bulk import among, reserve_ids
 from leaderboards.upkeep.bulk import insert as _insert
 from leaderboards.upkeep.bulk import prepared as _prepared
 from leaderboards.upkeep.cache import bump_catalogue_version, data_changed
-from leaderboards.upkeep.figures import refresh_counts, refresh_leaderboards
+from leaderboards.upkeep.figures import new_board_figures, refresh_counts, refresh_leaderboards
 from leaderboards.upkeep.statistics import analyze_grown_tables, refresh_statistics
 
 CHUNK = 250
@@ -456,8 +456,12 @@ class Writer:
         old = [item for item in items if item.current is not None]
         boards = _create(
             Leaderboard,
-            [Leaderboard(slug=item.slug, **_board_fields(item, catalogue)) for item in new],
-            key=("slug",),
+            [
+                Leaderboard(
+                    slug=item.slug, **_board_fields(item, catalogue), **_new_board_figures(item)
+                )
+                for item in new
+            ],
         )
         for item, board in zip(new, boards, strict=True):
             item.board = board
@@ -485,6 +489,7 @@ class Writer:
                 for item in items
                 for index, name in enumerate(item.page["categories"])
             ],
+            ids=False,
         )
         for item in items:
             item.metrics = [
@@ -496,11 +501,7 @@ class Writer:
                 )
                 for index, metric in enumerate(item.page["metrics"])
             ]
-        _create(
-            Metric,
-            [metric for item in items for metric in item.metrics],
-            key=("leaderboard", "position"),
-        )
+        _create(Metric, [metric for item in items for metric in item.metrics])
         for item in items:
             item.rows = _rows(item.board, item.page, catalogue.papers)
         _insert_rows([row for item in items for row in item.rows])
@@ -521,7 +522,6 @@ class Writer:
                 )
                 for item in verified
             ],
-            key=("leaderboard", "read_at"),
         )
         _insert(
             RowVerification,
@@ -533,7 +533,7 @@ class Writer:
             ],
         )
         self._rows_written(items)
-        refresh_leaderboards([item.board.pk for item in items])
+        refresh_leaderboards([item.board.pk for item in old])
         return True
 
     def _rows_written(self, items):
@@ -567,6 +567,7 @@ class _CatalogueWriter:
         self.task_entries = {}  # slug -> [(source name, Entry)]
         self.dataset_entries = {}
         self.paper_entries = {}  # slug -> [(source name, {title, url, date})]
+        self.paper_flags = {}  # slug -> {has_code, verified} as this batch's rows say
         self.paper_arxiv = {}
         self.area_names = []
         self.changed = False
@@ -589,8 +590,16 @@ class _CatalogueWriter:
         self.area_names += page["categories"]
         if page["category"]:
             self.area_names.append(page["category"])
+        verified = page["syntology"] is not None
         for row in page["rows"]:
             if row["paper"]:
+                flags = self.paper_flags.setdefault(
+                    slug_of(row["paper"]), {"has_code": False, "verified": False}
+                )
+                flags["has_code"] |= has_code(row["code"])
+                flags["verified"] |= (
+                    verified and row["syntology"] is not None and row["syntology"]["n_ran"] > 0
+                )
                 self.paper_entries.setdefault(slug_of(row["paper"]), []).append(
                     (
                         name,
@@ -675,7 +684,7 @@ class _CatalogueWriter:
                 model(slug=slug, name=wanted[slug][0], **self._columns(wanted[slug][1], objects))
                 for slug in ready
             ]
-            _create(model, made, key=("slug",))
+            _create(model, made)
             objects.update((obj.slug, obj) for obj in made)
             missing = [slug for slug in missing if slug not in objects]
             self.changed = True
@@ -737,8 +746,13 @@ class _CatalogueWriter:
         for slug, stated in self.paper_entries.items():
             paper = papers.get(slug)
             if paper is None:
+                # Flagged as its rows here say: the end of the load sets every
+                # paper's flags from all its rows, and rewrites only those it changes.
                 paper = papers[slug] = Paper(
-                    slug=slug, arxiv_id=self.paper_arxiv.get(slug, ""), **stated[0][1]
+                    slug=slug,
+                    arxiv_id=self.paper_arxiv.get(slug, ""),
+                    **stated[0][1],
+                    **self.paper_flags[slug],
                 )
                 new.append(paper)
             warned = set()
@@ -748,7 +762,7 @@ class _CatalogueWriter:
                     if value != kept and (source, field) not in warned:
                         warned.add((source, field))
                         self._warn_name(source, "paper", slug, field, _text(kept), _text(value))
-        _create(Paper, new, key=("slug",))
+        _create(Paper, new)
         self.changed |= bool(new)
         # An arXiv id the archive gives for a paper a page file made first.
         for slug, found in self.paper_arxiv.items():
@@ -842,7 +856,7 @@ class _NewRow:
     key: str
     withheld: bool = False
     withheld_reason: str = ""
-    pk: int | None = None
+    pk: int = 0
 
 
 def _rows(leaderboard, page, papers):
@@ -875,6 +889,26 @@ def _values(rows, page, metrics):
         for row, data in zip(rows, page["rows"], strict=True)
         for position, (metric, raw) in enumerate(data["metrics"].items())
     ]
+
+
+def _new_board_figures(item):
+    """new_board_figures() of a board this write is about to make, from its page."""
+    page = item.page
+    first = None
+    if page["metrics"]:
+        name = page["metrics"][0]
+        first = Metric(name=name, source_direction=page["metric_direction"]["by_metric"][name])
+    verified = page["syntology"] is not None
+    rows = []
+    for data in page["rows"]:
+        ran = verified and data["syntology"] is not None and data["syntology"]["n_ran"] > 0
+        value = None
+        if first is not None and first.name in data["metrics"]:
+            raw = data["metrics"][first.name]
+            value = (raw, parse_metric_value(raw))
+        date = date_or_none(data["paper_date"])
+        rows.append((data["rank_in_archive_order"], data["model"], date, ran, value))
+    return new_board_figures(rows, first, page["since_archive"] if verified else None)
 
 
 def _snapshot_fields(page, sha):
@@ -937,27 +971,29 @@ ROW_FIELDS = (
 
 
 def _insert_rows(rows):
-    """Insert _NewRows (COPY or executemany) and give them the ids they got.
-
-    (leaderboard, rank) is unique, so one query reads the ids back.
-    """
+    """Insert _NewRows (COPY or executemany) under ids reserved for them."""
     if not rows:
         return
-    columns = operator.attrgetter(*(Row._meta.get_field(name).attname for name in ROW_FIELDS))
-    _insert(Row, ROW_FIELDS, [columns(row) for row in rows])
-    _read_ids(Row, rows, ("leaderboard", "rank"))
+    for row, pk in zip(rows, reserve_ids(Row, len(rows)), strict=True):
+        row.pk = pk
+    columns = operator.attrgetter("pk", *(Row._meta.get_field(name).attname for name in ROW_FIELDS))
+    _insert(Row, ("id", *ROW_FIELDS), [columns(row) for row in rows])
 
 
-def _create(model, objects, key=None):
+def _create(model, objects, ids=True):
     """Insert model instances as _insert does, each field's default or auto_now
-    applied as the ORM would, and give them the ids they got (read back by the
-    unique fields `key`; without it, none are read).
+    applied as the ORM would, under ids reserved for them (none if not `ids`:
+    nothing refers to a board's areas).
 
     Not bulk_create: it compiles every field of every object into its SQL, and
     for the boards, metrics and papers of 15,000 pages that was a quarter of a
     load's time.
     """
     fields = [field for field in model._meta.concrete_fields if not field.primary_key]
+    if ids:
+        for obj, pk in zip(objects, reserve_ids(model, len(objects)), strict=True):
+            obj.pk = pk
+        fields.insert(0, model._meta.pk)
     _insert(
         model,
         [field.name for field in fields],
@@ -966,22 +1002,7 @@ def _create(model, objects, key=None):
     for obj in objects:
         obj._state.adding = False
         obj._state.db = connection.alias
-    if key:
-        _read_ids(model, objects, key)
     return objects
-
-
-def _read_ids(model, objects, key):
-    """Give just-inserted objects their ids, read back by the unique fields `key`
-    (among the values of the first that the objects hold)."""
-    attnames = [model._meta.get_field(name).attname for name in key]
-    first = {getattr(obj, attnames[0]) for obj in objects}
-    ids = {
-        tuple(found): pk
-        for *found, pk in among(model.objects.values_list(*key, "pk"), key[0], first)
-    }
-    for obj in objects:
-        obj.pk = ids[tuple(getattr(obj, name) for name in attnames)]
 
 
 def _update(model, names, objects):
