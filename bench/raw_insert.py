@@ -48,10 +48,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import common  # noqa: E402
 
 from leaderboards.format.values import parse_metric_value  # noqa: E402
+from leaderboards.ingest import CHUNK  # noqa: E402
 
 RATIO_LIMIT = 3.0
 RSS_LIMIT_MB = 1024
-CHUNK = 250
 PROGRESS = re.compile(r"(\d+)/(\d+) files")
 
 

@@ -120,9 +120,8 @@ def test_new_boards_figures_equal_those_read_back(db, seed_page):
     top_is_best = FIGURES.index("top_is_best")
     assert by_slug["higher"][top_is_best] and by_slug["lower"][top_is_best]
     assert not by_slug["no-numbers"][top_is_best] and not by_slug["as-seeded"][top_is_best]
-    assert by_slug["higher"][FIGURES.index("top_value")] != (
-        by_slug["lower"][FIGURES.index("top_value")]
-    )
+    top_value = FIGURES.index("top_value")
+    assert by_slug["higher"][top_value] != by_slug["lower"][top_value]
     assert 0 < by_slug["some-ran"][FIGURES.index("verified_row_count")] < 6
     assert by_slug["newer-results"][FIGURES.index("since_archive_entry_count")] == 3
     assert by_slug["no-entries"][FIGURES.index("since_archive_entry_count")] == 0

@@ -28,6 +28,7 @@ from leaderboards.format import derive
 from leaderboards.format.page import PAGE_KEYS, ROW_KEYS, PageError, slug_of, version_moment
 from leaderboards.format.rules import date_or_none, free_slug, has_code, row_keys, slug_for
 from leaderboards.format.values import parse_metric_value
+from leaderboards.ingest import CHUNK
 from leaderboards.models import (
     Area,
     Dataset,
@@ -50,8 +51,6 @@ from leaderboards.upkeep.bulk import prepared as _prepared
 from leaderboards.upkeep.cache import bump_catalogue_version, data_changed
 from leaderboards.upkeep.figures import new_board_figures, refresh_counts, refresh_leaderboards
 from leaderboards.upkeep.statistics import analyze_grown_tables, refresh_statistics
-
-CHUNK = 250
 
 
 @dataclasses.dataclass
