@@ -5,6 +5,7 @@ ORM's bulk_create builds a model instance and compiles SQL for each, which
 was most of the time of writing hundreds of thousands of them.
 """
 
+import functools
 import itertools
 import json
 
@@ -93,10 +94,12 @@ def prepared(fields, values):
     """Each value through its field's own preparation, as the ORM would do.
 
     Only dates, timestamps and JSON need it; ints, floats, text and None go to the driver
-    as they are, and skipping the call for them is cheap.
+    as they are, and skipping the call for them is cheap. A plain date and our
+    JSON go straight to the step that changes them: the ORM's chain of calls
+    around it was a twentieth of a load.
     """
     prepare = [
-        (index, field)
+        (index, _preparation(field))
         for index, field in enumerate(fields)
         if isinstance(field, OrderedJSONField | DateField)
     ]
@@ -106,9 +109,19 @@ def prepared(fields, values):
         return
     for item in values:
         item = list(item)
-        for index, field in prepare:
-            item[index] = field.get_db_prep_save(item[index], connection)
+        for index, prepare_value in prepare:
+            item[index] = prepare_value(item[index])
         yield item
+
+
+def _preparation(field):
+    """What field.get_db_prep_save(value, connection) does to the values the writer has."""
+    if type(field) is DateField:
+        # get_prep_value() gives a date (or None) back as it is.
+        return connection.ops.adapt_datefield_value
+    if isinstance(field, OrderedJSONField):
+        return field.get_prep_value
+    return functools.partial(field.get_db_prep_save, connection=connection)
 
 
 def insert(model, names, values):
