@@ -234,14 +234,19 @@ def test_lists_by_area_show_the_live_count_of_what_they_list(load, seed_page, wr
 
 
 # Past MAX_MATCHED_IDS, PostgreSQL matches again in a subquery and SQLite sends
-# every id as one JSON list.
-@pytest.mark.parametrize("max_ids", [1000, 1], ids=["ids read once", "past the limit"])
+# the ids as one JSON list (up to SQLITE_MATCHED_IDS; past it, a subquery).
+@pytest.mark.parametrize(
+    ("max_ids", "sqlite_ids"),
+    [(1000, 10000), (1, 10), (1, 1)],
+    ids=["ids read once", "past the limit", "past SQLite's"],
+)
 def test_lists_by_task_or_dataset_show_the_live_count(
-    load, seed_page, write_page, client, monkeypatch, max_ids
+    load, seed_page, write_page, client, monkeypatch, max_ids, sqlite_ids
 ):
     """One filter alone is counted from the matched tasks' (datasets') kept board
     counts; past MAX_MATCHED_IDS matches, or with a second filter, by the database."""
     monkeypatch.setattr(catalogue_filters, "MAX_MATCHED_IDS", max_ids)
+    monkeypatch.setattr(catalogue_filters, "SQLITE_MATCHED_IDS", sqlite_ids)
     # 55 boards: two pages, so the count is not simply the rows on the page.
     pages = [board(seed_page, i, rows=1 + i % 2) for i in range(52)]
     pages += [board(seed_page, 90 + i, task="Image Clustering", rows=1) for i in range(3)]
