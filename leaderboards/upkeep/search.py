@@ -111,7 +111,8 @@ def search(query, per_kind=DEFAULT_PER_KIND):
     first matching ids (see KIND_SPAN), as suggest() finds them, not a sort
     of every match: "detection" matches 7,800 names at the archive's size,
     and sorting them took 26 ms on SQLite and 23 on PostgreSQL, against about
-    2 and 7 now. Two queries: the entries, and each kind's total.
+    2 and 7 now. One query where the matches are found once (_matched_once),
+    else two: the entries, and each kind's total.
     """
     words = terms(query)
     if not words:
@@ -372,7 +373,8 @@ def _candidates(words, exact, per_kind):
         # match); each kind's first ids are then a cheap sort of integers, not
         # of names. SQLite, for a query of several words: few names match them
         # all, and one search costs what one kind's does (2 ms for "on the role
-        # of masked modeling for docum", whose "for" begins 900 words).
+        # of masked modeling for docum", whose "for" begins 900 words); for
+        # two long words, see _matched_once().
         with_sql, body, params = _matched_first(per_kind)
         return f"{with_sql} {body} UNION ALL {named}", [query, *params, *named_params]
     # FTS5 reads its prefix index in rowid order and stops at the limit: a word
@@ -396,7 +398,7 @@ def _matched_once(words):
     Always on PostgreSQL (see _candidates). On SQLite for three words or more,
     and for two or more words longer than FTS_PREFIX_LETTERS: those prefixes
     are merged whole at each search, and the search of each kind's span and the
-    count repeated it seven times ("image classification": 45 ms against 28
+    count repeated it seven times ("image classification": 45 ms against 17
     at ten times the archive). Shorter words are read from the prefix index as
     far as each kind's first ids, which is quicker than finding every match
     ("de le": 9 ms against 18).
