@@ -603,6 +603,29 @@ def test_a_list_past_the_count_limit_says_more_than_and_pages_forwards(db, clien
     assert f"of {Paper.objects.filter(title='Title 3').count()} papers" in exact
 
 
+def test_a_deep_page_of_an_uncounted_list_is_read_with_its_count(
+    db, client, monkeypatch, django_assert_num_queries
+):
+    # Past the middle of the limit the count and the page come from one walk
+    # in order (ListPaginator.read_with_count): the items must be the same.
+    monkeypatch.setattr(catalogue, "COUNT_LIMIT", 200)
+    Paper.objects.bulk_create(
+        Paper(slug=f"paper-{i}", title=f"Title {i % 7}", date=date(2020, 1, 1)) for i in range(123)
+    )
+    whole = [paper.slug for paper in Paper.objects.order_by("title", "pk")]
+    shown = []
+    for number in (1, 2, 3):
+        page = html(client, f"/paper/?q=title&sort=title&page={number}")
+        assert "of 123 papers" in page
+        shown += re.findall(r'<a href="/paper/([^"?/]+)">', page)
+    assert shown == whole
+    # One query fewer than a first page: the walk is the count.
+    with django_assert_num_queries(2):
+        client.get("/paper/?q=title&sort=title&page=3")
+    with django_assert_num_queries(3):
+        client.get("/paper/?q=title&sort=title&page=1")
+
+
 def test_pagination_links_keep_the_filters(load, seed_page, write_page, client):
     ok, _, err = load(*(write_page(board(seed_page, i, rows=2)) for i in range(55)))
     assert ok, err

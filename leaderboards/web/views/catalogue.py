@@ -43,9 +43,14 @@ class ListPaginator(Paginator):
     kept by the loader says it, is the number of items, which then is not
     counted; else the items are counted up to COUNT_LIMIT, and `capped` says
     when there are more.
+
+    A page in the second half of the limit, asked for when the count is not
+    kept, is read with the count in one walk (see read_with_count).
     """
 
     capped = False
+    # The first COUNT_LIMIT + 1 items in order, when read_with_count() read them.
+    first = None
 
     def __init__(self, object_list, per_page, count=None):
         super().__init__(object_list, per_page)
@@ -60,10 +65,34 @@ class ListPaginator(Paginator):
         self.capped = found > COUNT_LIMIT
         return min(found, COUNT_LIMIT)
 
+    def read_with_count(self, number):
+        """Count by reading the first COUNT_LIMIT + 1 items in order, if page `number` is deep.
+
+        The count stops at the limit's match and the page's walk at its own
+        last: for a page near the limit's end they walk the same rows, and on
+        a filter that matches a board in ten (`/sota/?task=detection&min_rows=5`
+        at ten times the archive, PostgreSQL) each took 30 ms. One walk in
+        order that keeps the ids gives both; for a first page it would walk
+        twenty times as far as the page does, so it is kept for the deep half.
+        """
+        if "count" in self.__dict__:
+            return
+        try:
+            number = int(number)
+        except (TypeError, ValueError):
+            return
+        if number * self.per_page * 2 <= COUNT_LIMIT:
+            return
+        self.first = list(self.object_list[: COUNT_LIMIT + 1])
+        self.capped = len(self.first) > COUNT_LIMIT
+        self.count = min(len(self.first), COUNT_LIMIT)
+
     def page(self, number):
         number = self.validate_number(number)
         bottom = (number - 1) * self.per_page
         top = min(bottom + self.per_page, self.count)
+        if self.first is not None:
+            return self._get_page(self.first[bottom:top], number, self)
         # A capped list's end is not the end of its items: read forwards.
         if self.capped or bottom <= self.count - top:
             return self._get_page(self.object_list[bottom:top], number, self)
@@ -81,6 +110,7 @@ def _page(request, queryset, per_page=PER_PAGE, count=None, rows=None):
     the number of items, which then is not counted.
     """
     paginator = ListPaginator(queryset.values_list("pk", flat=True), per_page, count)
+    paginator.read_with_count(request.GET.get("page"))
     page = paginator.get_page(request.GET.get("page"))
     ids = list(page.object_list)
     by_id = (queryset if rows is None else rows).order_by().in_bulk(ids)
