@@ -10,7 +10,16 @@ from django.db import DatabaseError, connection
 
 from leaderboards.ingest import writer
 from leaderboards.ingest.loader import Loader
-from leaderboards.models import Leaderboard, MetricValue, Row, SearchEntry, UpkeepPending
+from leaderboards.models import (
+    Dataset,
+    Leaderboard,
+    MetricValue,
+    Paper,
+    Row,
+    SearchEntry,
+    Task,
+    UpkeepPending,
+)
 from leaderboards.upkeep import search
 from leaderboards.upkeep.cache import versions
 from tests.conftest import ROOT, child_env, scaled_page, write_board_files
@@ -379,6 +388,11 @@ FROM pg_stat_user_tables WHERE relname = ANY(%s)
 VACUUMED = """
 SELECT last_vacuum IS NOT NULL, n_dead_tup FROM pg_stat_user_tables WHERE relname = %s
 """
+# Pages of a table the visibility map does not mark all-visible: an index-only
+# scan reads the table for each of their rows.
+NOT_ALL_VISIBLE = """
+SELECT relname, relpages - relallvisible FROM pg_class WHERE relname = ANY(%s)
+"""
 
 
 def test_a_load_on_postgresql_leaves_nothing_for_autovacuum_to_analyze(
@@ -408,7 +422,12 @@ def test_a_load_on_postgresql_leaves_nothing_for_autovacuum_to_analyze(
     with psycopg.connect(child_database_url.replace("postgres://", "postgresql://")) as db:
         found = {name: rest for name, *rest in db.execute(ANALYZED, [tables])}
         vacuumed = db.execute(VACUUMED, [SearchEntry._meta.db_table]).fetchone()
+        listed = [model._meta.db_table for model in (Leaderboard, Task, Dataset, Paper)]
+        not_all_visible = dict(db.execute(NOT_ALL_VISIBLE, [listed]).fetchall())
     assert vacuumed == (True, 0)
+    # The lists' index-only scans read no table right after the load, as they
+    # would once autovacuum (where it runs) came by.
+    assert not_all_visible == dict.fromkeys(listed, 0)
     assert found == {
         "leaderboards_leaderboard": [True, 0, BOARDS + 1],
         "leaderboards_row": [True, 0, (BOARDS + 1) * 3],
