@@ -14,8 +14,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from leaderboards.format.page import MAX_DEPTH
 from leaderboards.ingest import loader, writer
 from leaderboards.ingest.loader import Loader
@@ -67,14 +65,22 @@ def test_a_load_read_in_a_second_process_stores_and_reports_as_one_read_here(
     expected = outcome(Loader(dry_run=True).load([folder]))
     assert len(expected[0]) == BAD_FILES and expected[2]
 
+    read_here = []
+
+    def read_here_too(path, read=loader._read_file):
+        read_here.append(path.name)
+        return read(path)
+
     with monkeypatch.context() as patched:
         patched.setattr(loader, "READ_AHEAD_FILES", 1)
-        patched.setattr(
-            loader, "_read_file", lambda path: pytest.fail(f"{path} read in this process")
-        )
+        patched.setattr(loader, "CHUNK", 4)
+        patched.setattr(writer, "CHUNK", 4)
+        patched.setattr(loader, "_read_file", read_here_too)
         report = Loader().load([folder])
 
     assert outcome(report) == expected
+    # The first chunk is read here while the reader starts; the rest there.
+    assert read_here == [path.name for path in loader.page_files([folder])[:4]]
     stored = {board.slug: board for board in Leaderboard.objects.for_page()}
     assert sorted(stored) == [f"board-{index:04d}" for index in range(BOARDS)]
     # Board 2's wrong figure is reported (above) and exported as computed.
@@ -121,15 +127,18 @@ def _reader_that_waits(paths):
     time.sleep(60)
 
 
-# A dry run, so the child needs no migrated database: it waits for the reader
-# before its first query.
+# A dry run: the load's own process reads its first chunk and checks it against
+# the (migrated) database, then waits for the reader.
 LOAD = """
 import sys
 import django
 django.setup()
-from leaderboards.ingest import loader
+from django.core.management import call_command
+from leaderboards.ingest import loader, writer
 from tests.test_read_ahead import _reader_that_waits
+call_command("migrate", verbosity=0)
 loader.READ_AHEAD_FILES = 1
+loader.CHUNK = writer.CHUNK = 2
 loader._read_files = _reader_that_waits
 loader.Loader(dry_run=True).load([sys.argv[1]])
 """
