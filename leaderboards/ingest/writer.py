@@ -596,9 +596,7 @@ class _CatalogueWriter:
                     slug_of(row["paper"]), {"has_code": False, "verified": False}
                 )
                 flags["has_code"] |= has_code(row["code"])
-                flags["verified"] |= (
-                    verified and row["syntology"] is not None and row["syntology"]["n_ran"] > 0
-                )
+                flags["verified"] |= verified and _code_ran(row)
                 self.paper_entries.setdefault(slug_of(row["paper"]), []).append(
                     (
                         name,
@@ -890,6 +888,12 @@ def _values(rows, page, metrics):
     ]
 
 
+def _code_ran(row):
+    """Whether a page row's code ran, as its Syntology counters say (on a page
+    that carries a Syntology block: a row's counters count only there)."""
+    return row["syntology"] is not None and row["syntology"]["n_ran"] > 0
+
+
 def _new_board_figures(item):
     """new_board_figures() of a board this write is about to make, from its page."""
     page = item.page
@@ -900,7 +904,7 @@ def _new_board_figures(item):
     verified = page["syntology"] is not None
     rows = []
     for data in page["rows"]:
-        ran = verified and data["syntology"] is not None and data["syntology"]["n_ran"] > 0
+        ran = verified and _code_ran(data)
         value = None
         if first is not None and first.name in data["metrics"]:
             raw = data["metrics"][first.name]

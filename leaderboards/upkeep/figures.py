@@ -70,18 +70,17 @@ def refresh_leaderboards(ids):
         readable = since if isinstance(since, dict) else {}
         entries.setdefault(board, len(readable.get("entries") or []))
     top = _top_results(ids)
-    _store(
-        {
-            pk: _figures(
-                figures.get(pk, {}).get("rows", 0),
-                figures.get(pk, {}).get("newest"),
-                figures.get(pk, {}).get("verified", 0),
-                entries.get(pk, 0),
-                top[pk],
-            )
-            for pk in ids
-        }
-    )
+    stored = {}
+    for pk in ids:
+        found = figures.get(pk, {})
+        stored[pk] = _figures(
+            found.get("rows", 0),
+            found.get("newest"),
+            found.get("verified", 0),
+            entries.get(pk, 0),
+            top[pk],
+        )
+    _store(stored)
 
 
 def new_board_figures(rows, first, since_archive):

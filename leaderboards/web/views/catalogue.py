@@ -65,6 +65,10 @@ class ListPaginator(Paginator):
         self.capped = found > COUNT_LIMIT
         return min(found, COUNT_LIMIT)
 
+    def get_page(self, number):
+        self.read_with_count(number)
+        return super().get_page(number)
+
     def read_with_count(self, number):
         """Count by reading the first COUNT_LIMIT + 1 items in order, if page `number` is deep.
 
@@ -110,7 +114,6 @@ def _page(request, queryset, per_page=PER_PAGE, count=None, rows=None):
     the number of items, which then is not counted.
     """
     paginator = ListPaginator(queryset.values_list("pk", flat=True), per_page, count)
-    paginator.read_with_count(request.GET.get("page"))
     page = paginator.get_page(request.GET.get("page"))
     ids = list(page.object_list)
     by_id = (queryset if rows is None else rows).order_by().in_bulk(ids)
