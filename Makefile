@@ -21,10 +21,13 @@ $(UV):
 	.tools/bin/python -m pip install --quiet 'uv==$(UV_VERSION)'
 
 # python3 is 3.12 here because .python-version selects it (pyenv).
+# Bytecode is compiled at install: where PYTHONDONTWRITEBYTECODE is set, every
+# process (each load, its reader, each web worker) compiled Django from source
+# again: `manage.py check` took 1.7-2.0 s, against 0.55 with bytecode.
 $(STAMP): pyproject.toml uv.lock | $(UV)
 	python3 -c 'import sys; assert sys.version_info >= (3, 12), "Python 3.12+ needed"'
 	test -x $(PY) || python3 -m venv --without-pip $(VENV)
-	$(UV) sync --locked --extra dev --python python3
+	$(UV) sync --locked --extra dev --python python3 --compile-bytecode
 	touch $(STAMP)
 
 # After an edit to pyproject.toml: the lock follows it, other pins kept. Commit uv.lock.
