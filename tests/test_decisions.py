@@ -1,7 +1,9 @@
 """Editors' decisions outlast the rows and metrics a re-load replaces, and never make a 500."""
 
 import copy
+import hashlib
 import importlib
+import json
 import re
 
 import pytest
@@ -256,3 +258,20 @@ def test_the_migration_turns_withheld_rows_and_directions_into_decisions(seeded)
     assert list(DirectionDecision.objects.values_list("metric", "direction")) == [
         ("FPR95", "lower")
     ]
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        (SPAM_MODEL, LINE_PAPER, 1),
+        ('Model "quoted" \\ back', "https://arxiv.org/abs/1512.03385", 2),
+        ("Modèle ünïcode 模型 🚀", "", 12),
+        ("tab\there\nnewline\x00\x1f\x7f\u2028", "title: «x»", 1),
+        ("", "", 100000),
+    ],
+)
+def test_a_row_key_digests_as_stored_keys_were_written(key):
+    """Decisions already stored carry digests of json.dumps(key, ensure_ascii=False):
+    a re-load must find them under the same digest, or every decision is orphaned."""
+    written = hashlib.sha256(json.dumps(key, ensure_ascii=False).encode()).hexdigest()
+    assert decisions.key_digest(key) == written
