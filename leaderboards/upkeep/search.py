@@ -8,7 +8,6 @@ its words and match every word of the query as a prefix, so the two backends
 find the same entries.
 """
 
-import functools
 import re
 import unicodedata
 from collections import Counter, defaultdict
@@ -19,7 +18,6 @@ from django.contrib.postgres.search import SearchVector
 from django.db import connection, transaction
 from django.db.models import Func, TextField
 from django.db.models.expressions import RawSQL
-from django.db.models.functions import Length
 
 from leaderboards.models import (
     Dataset,
@@ -284,17 +282,12 @@ def _initials_list(letters):
     return [_initials_name(first)] if len(first) > 1 else []
 
 
-def _initials_lists(initials):
-    """The names of every list these initials (an entry's) are in: each pair and three."""
-    return _lists_of_letters(tuple(sorted(set(initials))))
-
-
-# Names share their initials often ("resnet 50" and "resnet 101"): each set's
-# lists are made once per rebuild, not once per name.
-@functools.lru_cache(maxsize=65536)
-def _lists_of_letters(letters):
-    return [_initials_name(group) for size in range(2, INITIALS_LISTED + 1)
-            for group in combinations(letters, size)]  # fmt: skip
+def _initials_groups(words):
+    """The letters of every list an entry with these words is in: each pair and
+    three of their initials, in order; _initials_name() names each."""
+    letters = sorted({word[0] for word in words})
+    for size in range(2, INITIALS_LISTED + 1):
+        yield from combinations(letters, size)
 
 
 def _has_every_word(have, words):
@@ -516,13 +509,15 @@ _VOCAB = "leaderboards_searchentry_words"
 
 
 def _words_in_search_order():
-    """(id, kind, words) of every entry, kinds apart, in search()'s order within each.
+    """(id, kind, words) of every entry, in search()'s order within each kind.
 
-    The words are the engine's own (SQLite's from the FTS5 index, PostgreSQL's
-    from the same tsvector the GIN index holds), so a prefix lists what
-    _matching() finds, accents and case folded as the engine folds them.
+    That is id order, as refresh_index() numbers them (see KIND_SPAN); this
+    runs only straight after it. The words are the engine's own (SQLite's
+    from the FTS5 index, PostgreSQL's from the same tsvector the GIN index
+    holds), so a prefix lists what _matching() finds, accents and case folded
+    as the engine folds them.
     """
-    ordered = SearchEntry.objects.order_by("kind", Length("name"), "name", "pk")
+    ordered = SearchEntry.objects.order_by("pk")
     if connection.vendor == "postgresql":
         words = Func(_words(), function="tsvector_to_array", output_field=ArrayField(TextField()))
         return list(ordered.annotate(words=words).values_list("pk", "kind", "words"))
@@ -534,10 +529,9 @@ def _words_in_search_order():
         # A term holds no space: unicode61 splits there.
         cursor.execute(f"SELECT doc, group_concat(term, ' ') FROM temp.{_VOCAB} GROUP BY doc")
         words = dict(cursor.fetchall())
-    return [
-        (pk, kind, words.get(pk, "").split())
-        for pk, kind in ordered.values_list("pk", "kind").iterator()
-    ]
+        # The cursor, not the ORM's rows: a second of a load at PwC size.
+        cursor.execute(f"SELECT id, kind FROM {SearchEntry._meta.db_table} ORDER BY id")
+        return [(pk, kind, words.get(pk, "").split()) for pk, kind in cursor.fetchall()]
 
 
 def _broad(entries):
@@ -566,6 +560,9 @@ def refresh_prefixes():
     broad = _broad(entries)
     prefixes = {}
     listed = defaultdict(Counter)
+    # By letters, named only when listed: a title's ten words have 165 groups,
+    # most of them long full, and naming each was a second of a load at PwC size.
+    initials_listed = defaultdict(Counter)
     rows = []
     for pk, kind, words in entries:
         counts, mine, spaced = listed[kind], set(), " ".join(words)
@@ -582,10 +579,11 @@ def refresh_prefixes():
                     mine.add(prefix)
                     counts[prefix] += 1
                     rows.append((prefix, pk, spaced))
-        for group in _initials_lists(word[0] for word in words):
-            if counts[group] < INITIALS_PER_KIND:
-                counts[group] += 1
-                rows.append((group, pk, spaced))
+        initials = initials_listed[kind]
+        for group in _initials_groups(words):
+            if initials[group] < INITIALS_PER_KIND:
+                initials[group] += 1
+                rows.append((_initials_name(group), pk, spaced))
     # Tuples, not SearchPrefix instances: at ten times the archive there are
     # millions, and bulk_create spent more on them than the lists took to make.
     insert(SearchPrefix, ("prefix", "entry", "words"), rows)
