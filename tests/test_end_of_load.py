@@ -302,11 +302,11 @@ def test_a_full_disk_in_a_chunk_rolls_it_back_and_stops_the_load(
     real = writer._insert_rows
     calls = []
 
-    def full_on_second_chunk(rows):
-        calls.append(len(rows))
+    def full_on_second_chunk(items, papers):
+        calls.append(len(items))
         if len(calls) == 2:
             raise _wrapped(psycopg.errors.DiskFull("could not extend file"))
-        real(rows)
+        real(items, papers)
 
     monkeypatch.setattr(writer, "CHUNK", CHUNK)
     monkeypatch.setattr(writer, "_insert_rows", full_on_second_chunk)

@@ -216,10 +216,10 @@ def test_a_failed_write_rolls_back_only_that_file(load, seed_page, write_page, m
 
     # New pages are written together first, then one by one when that fails:
     # the failure must end up charged to its own file only.
-    def fail_for_one(snapshot, rows, page):
+    def fail_for_one(snapshot, item):
         if snapshot.leaderboard.slug == "will-fail":
             raise IntegrityError("simulated failure")
-        return real(snapshot, rows, page)
+        return real(snapshot, item)
 
     monkeypatch.setattr(writer, "_verifications", fail_for_one)
     failing = copy.deepcopy(seed_page)

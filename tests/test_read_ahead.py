@@ -67,20 +67,31 @@ def test_a_load_read_in_a_second_process_stores_and_reports_as_one_read_here(
 
     read_here = []
 
+    prepared_here = []
+
     def read_here_too(path, read=loader._read_file):
         read_here.append(path.name)
         return read(path)
+
+    def prepare_here_too(page, prepare=loader.prepare):
+        prepared_here.append(page["url"])
+        return prepare(page)
 
     with monkeypatch.context() as patched:
         patched.setattr(loader, "READ_AHEAD_FILES", 1)
         patched.setattr(loader, "CHUNK", 4)
         patched.setattr(writer, "CHUNK", 4)
         patched.setattr(loader, "_read_file", read_here_too)
+        patched.setattr(loader, "prepare", prepare_here_too)
         report = Loader().load([folder])
 
     assert outcome(report) == expected
     # The first chunk is read here while the reader starts; the rest there.
-    assert read_here == [path.name for path in loader.page_files([folder])[:4]]
+    first = loader.page_files([folder])[:4]
+    assert read_here == [path.name for path in first]
+    # And the rest arrive prepared for the writer: it worked out only the pages it read.
+    assert prepared_here
+    assert set(prepared_here) <= {f"/sota/{path.stem}" for path in first}
     stored = {board.slug: board for board in Leaderboard.objects.for_page()}
     assert sorted(stored) == [f"board-{index:04d}" for index in range(BOARDS)]
     # Board 2's wrong figure is reported (above) and exported as computed.

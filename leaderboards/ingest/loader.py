@@ -20,6 +20,7 @@ from functools import partial
 from leaderboards.format.page import PageError, check_page, check_values, read_page
 from leaderboards.format.rules import compact_json, row_keys
 from leaderboards.ingest.files import page_files, read_file, start_reader
+from leaderboards.ingest.prepare import prepare
 from leaderboards.ingest.writer import CHUNK, LoadReport, Source, Writer
 
 # Fewer files than this are read in the writer's process: starting a second
@@ -33,8 +34,10 @@ __all__ = ["LoadReport", "Loader", "check_built", "page_files", "row_keys"]
 
 
 def _read_file(path):
+    """(page, sha256, warnings, prepared) of a page file, or its PageError."""
     try:
-        return read_page(read_file(path))
+        page, sha, warnings = read_page(read_file(path))
+        return page, sha, warnings, prepare(page)
     except PageError:
         raise
     except (RecursionError, ValueError) as error:
@@ -44,16 +47,18 @@ def _read_file(path):
 
 
 def check_built(page):
-    """Check a page dict as if read from a file; its hash is that of its compact JSON."""
+    """Check a page dict as if read from a file, and prepare it for the writer;
+    its hash is that of its compact JSON."""
     try:
         check_values(page)
         warnings = check_page(page)
         data = compact_json(page).encode()
+        prepared = prepare(page)
     except PageError:
         raise
     except (RecursionError, ValueError, TypeError) as error:
         raise PageError("(page)", f"cannot be stored as a page: {error!r}") from None
-    return page, hashlib.sha256(data).hexdigest(), warnings
+    return page, hashlib.sha256(data).hexdigest(), warnings, prepared
 
 
 class Loader:
@@ -132,7 +137,7 @@ def _read_ahead(files):
 
 
 def _read_files(paths):
-    """In the reading process: each file as (True, (page, sha256, warnings)) or
+    """In the reading process: each file as (True, (page, sha256, warnings, prepared)) or
     (False, (path, message)) of its PageError, which pickles only as its parts."""
     results = []
     for path in paths:

@@ -16,19 +16,17 @@ this one could not.
 import contextlib
 import dataclasses
 import itertools
-import operator
 from collections.abc import Callable
 
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from leaderboards import decisions
-from leaderboards.decisions import key_digest
 from leaderboards.format import derive
-from leaderboards.format.page import PAGE_KEYS, ROW_KEYS, PageError, slug_of, version_moment
-from leaderboards.format.rules import date_or_none, free_slug, has_code, row_keys, slug_for
-from leaderboards.format.values import parse_metric_value
+from leaderboards.format.page import PAGE_KEYS, PageError, slug_of
+from leaderboards.format.rules import free_slug, slug_for
 from leaderboards.ingest import CHUNK
+from leaderboards.ingest.prepare import Prepared
 from leaderboards.models import (
     Area,
     Dataset,
@@ -49,7 +47,7 @@ from leaderboards.upkeep.bulk import among, reserve_ids
 from leaderboards.upkeep.bulk import insert as _insert
 from leaderboards.upkeep.bulk import prepared as _prepared
 from leaderboards.upkeep.cache import bump_catalogue_version, data_changed
-from leaderboards.upkeep.figures import new_board_figures, refresh_counts, refresh_leaderboards
+from leaderboards.upkeep.figures import refresh_counts, refresh_leaderboards
 from leaderboards.upkeep.statistics import analyze_grown_tables, refresh_statistics
 
 
@@ -98,7 +96,9 @@ class Catalogue:
 
 @dataclasses.dataclass
 class Source:
-    """One page to write: `read()` gives (page, sha256, warnings) or raises PageError.
+    """One page to write: `read()` gives (page, sha256, warnings, prepared) or
+    raises PageError; `prepared` is prepare.prepare(page), worked out where the
+    page was read.
 
     A source with no `read` carries only catalogue metadata (a task of the
     archive with no table of its own).
@@ -114,16 +114,20 @@ class _Page:
     source: Source
     page: dict
     sha: str
-    read_at: object
+    prepared: Prepared
     current: Leaderboard | None
     # Set while written: the board, its metrics and rows as inserted.
     board: Leaderboard | None = None
     metric_ids: dict = dataclasses.field(default_factory=dict)  # name -> id
-    rows: list = dataclasses.field(default_factory=list)
+    row_ids: list = dataclasses.field(default_factory=list)  # in page["rows"] order
 
     @property
     def slug(self):
         return slug_of(self.page["url"])
+
+    @property
+    def read_at(self):
+        return self.prepared.read_at
 
 
 class DiskFull(Exception):
@@ -269,16 +273,15 @@ class Writer:
 
     def _read(self, source):
         try:
-            page, sha, warnings = source.read()
-            read_at = version_moment(page)
+            page, sha, warnings, prepared = source.read()
         except PageError as error:
             self.report.failed.append((source.name, str(error)))
             return None
         self.report.warnings += [(source.name, w) for w in warnings]
         self.report.differences += [
-            (source.name, *difference) for difference in derive.differences(page)
+            (source.name, *difference) for difference in prepared.differences
         ]
-        return _Page(source, page, sha, read_at, None)
+        return _Page(source, page, sha, prepared, None)
 
     def _write_chunk(self, sources):
         checked = []
@@ -440,7 +443,7 @@ class Writer:
         """
         catalogue = _CatalogueWriter(self.report)
         for item in items:
-            catalogue.add_page(item.source.name, item.page)
+            catalogue.add_page(item.source.name, item.page, item.prepared)
             catalogue.add(item.source.name, item.source.catalogue)
         for source in catalogue_only:
             catalogue.add(source.name, source.catalogue)
@@ -457,7 +460,7 @@ class Writer:
             Leaderboard,
             [
                 Leaderboard(
-                    slug=item.slug, **_board_fields(item, catalogue), **_new_board_figures(item)
+                    slug=item.slug, **_board_fields(item, catalogue), **item.prepared.figures
                 )
                 for item in new
             ],
@@ -491,14 +494,8 @@ class Writer:
             ids=False,
         )
         _insert_metrics(items)
-        for item in items:
-            item.rows = _rows(item.board, item.page, catalogue.papers)
-        _insert_rows([row for item in items for row in item.rows])
-        _insert(
-            MetricValue,
-            VALUE_FIELDS,
-            [value for item in items for value in _values(item.rows, item.page, item.metric_ids)],
-        )
+        _insert_rows(items, catalogue.papers)
+        _insert(MetricValue, VALUE_FIELDS, [value for item in items for value in _values(item)])
         # A page no verification has read has no snapshot; an older one stays history.
         verified = [item for item in items if item.page["syntology"] is not None]
         snapshots = _create(
@@ -518,7 +515,7 @@ class Writer:
             [
                 verification
                 for snapshot, item in zip(snapshots, verified, strict=True)
-                for verification in _verifications(snapshot, item.rows, item.page)
+                for verification in _verifications(snapshot, item)
             ],
         )
         self._rows_written(items)
@@ -562,7 +559,7 @@ class _CatalogueWriter:
         self.changed = False
         self.shared_changed = False
 
-    def add_page(self, name, page):
+    def add_page(self, name, page, prepared):
         """What the page itself says of its task, dataset, areas and papers."""
         task = page["task"]
         fields = {"note": task["note"]}
@@ -579,21 +576,25 @@ class _CatalogueWriter:
         self.area_names += page["categories"]
         if page["category"]:
             self.area_names.append(page["category"])
-        verified = page["syntology"] is not None
-        for row in page["rows"]:
-            if row["paper"]:
-                flags = self.paper_flags.setdefault(
-                    slug_of(row["paper"]), {"has_code": False, "verified": False}
-                )
-                flags["has_code"] |= has_code(row["code"])
-                flags["verified"] |= verified and _code_ran(row)
-                self.paper_entries.setdefault(slug_of(row["paper"]), []).append(
+        for row, paper, date, code, ran in zip(
+            page["rows"],
+            prepared.papers,
+            prepared.dates,
+            prepared.has_code,
+            prepared.ran,
+            strict=True,
+        ):
+            if paper:
+                flags = self.paper_flags.setdefault(paper, {"has_code": False, "verified": False})
+                flags["has_code"] |= code
+                flags["verified"] |= ran
+                self.paper_entries.setdefault(paper, []).append(
                     (
                         name,
                         {
                             "title": row["paper_title"] or "",
                             "url": row["paper_url"] or "",
-                            "date": date_or_none(row["paper_date"]),
+                            "date": date,
                         },
                     )
                 )
@@ -832,51 +833,6 @@ BOARD_FIELDS = (
 )
 
 
-@dataclasses.dataclass(slots=True)
-class _NewRow:
-    """A row as the writer inserts it: ROW_FIELDS by column, and the id it gets.
-
-    Not a Row: building 150,000 model instances for a full dump cost a fifth of
-    the load, and nothing here needs what a model instance gives.
-    """
-
-    leaderboard_id: int
-    rank: int
-    model: str
-    uses_additional_data: bool
-    paper_id: int | None
-    paper_title: str | None
-    paper_url: str | None
-    paper_date: object
-    code: str | None
-    n_code_links: int
-    extra: dict
-    key: str
-    withheld: bool = False
-    withheld_reason: str = ""
-    pk: int = 0
-
-
-def _rows(leaderboard, page, papers):
-    return [
-        _NewRow(
-            leaderboard_id=leaderboard.pk,
-            rank=data["rank_in_archive_order"],
-            model=data["model"],
-            uses_additional_data=data["uses_additional_data"],
-            paper_id=papers[slug_of(data["paper"])].pk if data["paper"] else None,
-            paper_title=data["paper_title"],
-            paper_url=data["paper_url"],
-            paper_date=date_or_none(data["paper_date"]),
-            code=data["code"],
-            n_code_links=data["n_code_links"],
-            extra={k: data[k] for k in data if k not in ROW_KEYS},
-            key=key_digest(key),
-        )
-        for key, data in zip(row_keys(page["rows"]), page["rows"], strict=True)
-    ]
-
-
 VALUE_FIELDS = ("row", "metric", "raw", "number", "position")
 
 
@@ -901,38 +857,18 @@ def _insert_metrics(items):
     _insert(Metric, METRIC_FIELDS, values)
 
 
-def _values(rows, page, metric_ids):
+def _values(item):
+    """A page's metric values as inserted, each row's in the order of its `metrics`."""
+    metric_ids = item.metric_ids
     return [
-        (row.pk, metric_ids[metric], raw, parse_metric_value(raw), position)
-        for row, data in zip(rows, page["rows"], strict=True)
-        for position, (metric, raw) in enumerate(data["metrics"].items())
+        (pk, metric_ids[metric], raw, number, position)
+        for pk, data, numbers in zip(
+            item.row_ids, item.page["rows"], item.prepared.numbers, strict=True
+        )
+        for position, ((metric, raw), number) in enumerate(
+            zip(data["metrics"].items(), numbers, strict=True)
+        )
     ]
-
-
-def _code_ran(row):
-    """Whether a page row's code ran, as its Syntology counters say (on a page
-    that carries a Syntology block: a row's counters count only there)."""
-    return row["syntology"] is not None and row["syntology"]["n_ran"] > 0
-
-
-def _new_board_figures(item):
-    """new_board_figures() of a board this write is about to make, from its page."""
-    page = item.page
-    first = None
-    if page["metrics"]:
-        name = page["metrics"][0]
-        first = Metric(name=name, source_direction=page["metric_direction"]["by_metric"][name])
-    verified = page["syntology"] is not None
-    rows = []
-    for data in page["rows"]:
-        ran = verified and _code_ran(data)
-        value = None
-        if first is not None and first.name in data["metrics"]:
-            raw = data["metrics"][first.name]
-            value = (raw, parse_metric_value(raw))
-        date = date_or_none(data["paper_date"])
-        rows.append((data["rank_in_archive_order"], data["model"], date, ran, value))
-    return new_board_figures(rows, first, page["since_archive"] if verified else None)
 
 
 def _snapshot_fields(page, sha):
@@ -960,18 +896,18 @@ VERIFICATION_FIELDS = (
 )
 
 
-def _verifications(snapshot, rows, page):
+def _verifications(snapshot, item):
     return [
         (
             snapshot.pk,
-            row.pk,
-            row.rank,
-            row.model,
+            pk,
+            data["rank_in_archive_order"],
+            data["model"],
             data["syntology"]["n_ran"],
             data["syntology"]["n_unverified"],
             data["syntology"]["n_pointer_only_licence"],
         )
-        for row, data in zip(rows, page["rows"], strict=True)
+        for pk, data in zip(item.row_ids, item.page["rows"], strict=True)
         if data["syntology"] is not None
     ]
 
@@ -994,14 +930,29 @@ ROW_FIELDS = (
 )
 
 
-def _insert_rows(rows):
-    """Insert _NewRows (COPY or executemany) under ids reserved for them."""
-    if not rows:
-        return
-    for row, pk in zip(rows, reserve_ids(Row, len(rows)), strict=True):
-        row.pk = pk
-    columns = operator.attrgetter("pk", *(Row._meta.get_field(name).attname for name in ROW_FIELDS))
-    _insert(Row, ("id", *ROW_FIELDS), [columns(row) for row in rows])
+def _insert_rows(items, papers):
+    """Insert the pages' rows (COPY or executemany) under ids reserved for them,
+    each item's ids kept in its row_ids.
+
+    Tuples, not Row instances: building 150,000 model instances for a full
+    dump cost a fifth of the load, and nothing here needs what one gives.
+    """
+    ids = iter(reserve_ids(Row, sum(len(item.page["rows"]) for item in items)))
+    values = []
+    for item in items:
+        board, prepared = item.board.pk, item.prepared
+        item.row_ids = [next(ids) for _ in item.page["rows"]]
+        values += [
+            (pk, board, data["rank_in_archive_order"], data["model"],
+             data["uses_additional_data"], papers[paper].pk if paper else None,
+             data["paper_title"], data["paper_url"], date, data["code"],
+             data["n_code_links"], extra, key, False, "")
+            for pk, data, paper, date, extra, key in zip(
+                item.row_ids, item.page["rows"], prepared.papers, prepared.dates,
+                prepared.extras, prepared.keys, strict=True,
+            )
+        ]  # fmt: skip
+    _insert(Row, ("id", *ROW_FIELDS), values)
 
 
 def _create(model, objects, ids=True):
