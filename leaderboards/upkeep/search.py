@@ -618,15 +618,23 @@ def _prefixes_a_name_may_begin(names):
 
 
 BOARD_NAME = "t.name || ' on ' || d.name"
-# Every shown row's model name, once per board.
-_MODELS_SQL = (
-    f"SELECT DISTINCT r.model AS name, b.slug AS slug, {BOARD_NAME} AS context "
-    f"FROM {Row._meta.db_table} r "
-    f"JOIN {Leaderboard._meta.db_table} b ON b.id = r.leaderboard_id "
-    f"JOIN {Task._meta.db_table} t ON t.id = b.task_id "
-    f"JOIN {Dataset._meta.db_table} d ON d.id = b.dataset_id "
-    "WHERE NOT r.withheld"
-)
+
+
+def _models_sql(of_boards=""):
+    """Every shown row's model name, once per board; `of_boards` (SQL, " AND"
+    first) narrows the rows it reads.
+
+    Made distinct by board id and model before the joins: distinct by the
+    names' text after them took 0.8 s at PwC size, this 0.5.
+    """
+    return (
+        f"SELECT r.model AS name, b.slug AS slug, {BOARD_NAME} AS context "
+        f"FROM (SELECT DISTINCT leaderboard_id, model FROM {Row._meta.db_table} "
+        f"WHERE NOT withheld{of_boards}) r "
+        f"JOIN {Leaderboard._meta.db_table} b ON b.id = r.leaderboard_id "
+        f"JOIN {Task._meta.db_table} t ON t.id = b.task_id "
+        f"JOIN {Dataset._meta.db_table} d ON d.id = b.dataset_id"
+    )
 
 
 def _one_writer_at_a_time(cursor):
@@ -670,7 +678,9 @@ def refresh_models(boards):
         # Out of the search's order: numbered after every entry refresh_index() placed.
         cursor.execute(f"SELECT max(id) FROM {table}")
         first = max(cursor.fetchone()[0] or 0, UNORDERED - 1) + 1
-        _insert(SearchKind.MODEL, f"{_MODELS_SQL} AND b.slug IN ({marks})", slugs, first)
+        board = Leaderboard._meta.db_table
+        of_boards = f" AND leaderboard_id IN (SELECT id FROM {board} WHERE slug IN ({marks}))"
+        _insert(SearchKind.MODEL, _models_sql(of_boards), slugs, first)
         stale = _prefixes_a_name_may_begin(entries.values_list("name", flat=True))
         _forget(cursor, stale)
         if sqlite:
@@ -699,7 +709,7 @@ def refresh_index():
             SearchKind.PAPER,
             f"SELECT title AS name, slug, '' AS context FROM {paper} WHERE title <> ''",
         )
-        _insert(SearchKind.MODEL, _MODELS_SQL)
+        _insert(SearchKind.MODEL, _models_sql())
         with connection.cursor() as cursor:
             if connection.vendor == "sqlite":
                 cursor.execute(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES('rebuild')")
