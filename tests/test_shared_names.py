@@ -137,10 +137,10 @@ def test_a_chunk_written_again_page_by_page_warns_once(
 
     real = writer._verifications
 
-    def fail_for_one(snapshot, rows, page):
+    def fail_for_one(snapshot, item):
         if snapshot.leaderboard.slug == "will-fail":
             raise IntegrityError("simulated failure")
-        return real(snapshot, rows, page)
+        return real(snapshot, item)
 
     monkeypatch.setattr(writer, "_verifications", fail_for_one)
     failing = dict(seed_page, url="/sota/will-fail")
