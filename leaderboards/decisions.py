@@ -12,10 +12,8 @@ has just replaced.
 """
 
 import dataclasses
-import hashlib
 import operator
 from functools import reduce
-from json.encoder import encode_basestring
 
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.contenttypes.models import ContentType
@@ -36,7 +34,7 @@ from django.db.models.functions import Cast, Substr
 from django.utils import timezone
 
 from leaderboards import record
-from leaderboards.format.rules import row_keys
+from leaderboards.format.rules import stored_keys
 from leaderboards.models import (
     ChangeKind,
     Direction,
@@ -55,35 +53,6 @@ from leaderboards.upkeep.figures import refresh_counts, refresh_leaderboards
 # rolled back whole and may be tried again.
 RETRYABLE_SQLSTATES = {"40P01", "40001", "55P03"}
 KNOWN = (Direction.HIGHER, Direction.LOWER)
-
-
-def key_digest(key):
-    """What Row.key and RowDecision.key store: a fixed-size digest of the key's parts.
-
-    Model names and paper titles have no length limit; an index over them would.
-    The digest is of the key as `json.dumps(key, ensure_ascii=False)` writes it,
-    spelled out here for the (model, paper, n) a key is: json.dumps builds an
-    encoder per call, a second of a 15,000-board load's rows.
-    """
-    model, paper, n = key
-    text = f"[{encode_basestring(model)}, {encode_basestring(paper)}, {int(n)}]"
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def stored_keys(rows):
-    """row_keys() of stored rows, given as dicts of model, paper slug, paper_url, paper_title.
-
-    The rows must be one board's, in rank order.
-    """
-    return row_keys(
-        {
-            "model": row["model"],
-            "paper": row["paper__slug"] and f"/paper/{row['paper__slug']}",
-            "paper_url": row["paper_url"],
-            "paper_title": row["paper_title"],
-        }
-        for row in rows
-    )
 
 
 def busy(error):

@@ -15,6 +15,7 @@ from django.db.models import CharField
 from django.db.models.functions import Cast
 
 from leaderboards import decisions
+from leaderboards.format import rules
 from leaderboards.models import DirectionDecision, Leaderboard, Metric, Row, RowDecision
 from tests.conftest import admin_url
 from tests.test_editorial import SPAM_MODEL, a_newer_seed, exported, spam_row, withhold_in_admin
@@ -274,4 +275,4 @@ def test_a_row_key_digests_as_stored_keys_were_written(key):
     """Decisions already stored carry digests of json.dumps(key, ensure_ascii=False):
     a re-load must find them under the same digest, or every decision is orphaned."""
     written = hashlib.sha256(json.dumps(key, ensure_ascii=False).encode()).hexdigest()
-    assert decisions.key_digest(key) == written
+    assert rules.key_digest(key) == written

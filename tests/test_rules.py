@@ -1,15 +1,16 @@
 """The rules several parts of the site share (format/rules.py), where two copies once differed."""
 
 import io
+import json
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from leaderboards.format import derive, rules
-from leaderboards.models import Leaderboard, Paper, Row
+from leaderboards.models import Area, Leaderboard, Paper, Row
 from leaderboards.web.filters import RowFilter
-from tests.conftest import SEED_FILE
+from tests.conftest import PWC_DATA, SEED_FILE
 
 # Slugs.
 
@@ -49,7 +50,6 @@ def test_an_area_name_that_takes_a_stored_slug_gets_the_next(load, seed_page, wr
 
 @pytest.mark.parametrize("text", ["20250728", "2025-W31-1", "2025-02-30", "2025-7-28", "", None])
 def test_only_yyyy_mm_dd_is_a_date(text):
-    assert not rules.is_date(text)
     with pytest.raises(ValueError, match="YYYY-MM-DD"):
         rules.parse_date(text)
 
@@ -97,20 +97,69 @@ def test_stored_json_blocks_are_compact(seeded):
 # flag and the row filter used to disagree on a `code` that is not one.
 
 
-@pytest.mark.parametrize(
-    ("code", "expected"),
-    [
-        ("https://github.com/a/b", True),
-        ("HTTP://github.com/a/b", True),
-        ("github.com/a/b", False),
-        ("javascript:alert(1)", False),
-        ("n/a", False),
-        ("", False),
-        (None, False),
-    ],
-)
-def test_has_code(code, expected):
+def _codes(data):
+    """Every `code` value anywhere in a real archive file."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key == "code":
+                yield value
+            else:
+                yield from _codes(value)
+    elif isinstance(data, list):
+        for item in data:
+            yield from _codes(item)
+
+
+# One rule for an http(s) link: what is linked is what counts as code, in
+# Python and in the database alike.
+LINK_EDGES = [
+    ("https://github.com/a/b", True),
+    ("HTTP://github.com/a/b", True),
+    ("http://x", True),
+    ("  https://github.com/a/b \n", True),
+    ("http://", False),
+    ("https://", False),
+    ("http:///path-only", False),
+    ("https://?q=1", False),
+    ("http://#top", False),
+    ("http:// spaced", False),
+    ("github.com/a/b", False),
+    ("//github.com/a/b", False),
+    ("ftp://example.org/x", False),
+    ("javascript:alert(1)", False),
+    ("data:text/html,x", False),
+    ("n/a", False),
+    ("", False),
+    (None, False),
+    (42, False),
+]
+
+
+@pytest.mark.parametrize(("code", "expected"), LINK_EDGES)
+def test_one_rule_says_what_is_a_link_and_what_is_code(code, expected):
     assert rules.has_code(code) is expected
+    assert bool(rules.http_url(code)) is expected
+    if expected:
+        assert rules.http_url(code) == code.strip()
+
+
+@pytest.mark.django_db
+def test_the_database_counts_code_by_the_same_rule():
+    texts = [code for code, _ in LINK_EDGES if isinstance(code, str)]
+    areas = [Area.objects.create(slug=f"a{i}", name=text) for i, text in enumerate(texts)]
+    counted = set(Area.objects.filter(rules.has_code_q("name")).values_list("pk", flat=True))
+    assert {area.name for area in areas if area.pk in counted} == {
+        text for text in texts if rules.has_code(text)
+    }
+
+
+def test_no_real_sample_counts_code_differently_than_the_prefix_rule_did():
+    """The rule's edges are URLs no real row holds: every real sample's counters stay."""
+    for path in sorted(PWC_DATA.glob("**/*.json")):
+        data = json.loads(path.read_text())
+        for code in _codes(data):
+            old = isinstance(code, str) and code[:8].lower().startswith(("http://", "https://"))
+            assert rules.has_code(code) is old, (path, code)
 
 
 def test_a_code_that_is_no_url_is_not_code_anywhere(load, seed_page, write_page):

@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from leaderboards import record
+from leaderboards.format.rules import http_url
 from leaderboards.models import (
     EditorAddition,
     EditorialChange,
@@ -27,7 +28,6 @@ from leaderboards.models import (
     SyntologySnapshot,
     public_name,
 )
-from leaderboards.templatetags.sota import http_url
 
 VALUE_PREFIX = "value_"
 # Since-archive columns (SPEC 1, the generator's and Syntology's names) and

@@ -6,9 +6,11 @@ cannot drift between two copies.
 """
 
 import datetime
+import hashlib
 import json
 import re
 from collections import Counter
+from json.encoder import encode_basestring
 
 from django.db.models import Q
 from django.utils.text import slugify
@@ -58,14 +60,6 @@ def parse_date(text):
     raise ValueError(f"expected a date YYYY-MM-DD, found {text!r}")
 
 
-def is_date(text):
-    try:
-        parse_date(text)
-    except ValueError:
-        return False
-    return True
-
-
 def date_or_none(text):
     """A checked page's date field: a date, or None for null."""
     return None if text is None else parse_date(text)
@@ -99,22 +93,33 @@ def compact_json(value):
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-# Code ------------------------------------------------------------------------------
+# Links -----------------------------------------------------------------------------
 
-# SPEC 1.1: `rows_with_code` counts rows with a `code` URL. Only an http(s) URL
-# is a link the site shows, so only that is code (the scheme ignoring case).
-CODE_SCHEMES = ("http://", "https://")
+# One rule for "an http(s) URL": what the pages link, what counts as a row's
+# code (SPEC 1.1's rows_with_code) and what the stored counters count. A scheme
+# of http or https in any case, then "://" and a host: "http://" alone, a
+# path-only "http:///x" and every other scheme are text, never a link.
+# Written once for Python and once for the database's regular expressions
+# (SQLite's through Django's REGEXP, PostgreSQL's ~*), which read it alike.
+HTTP_URL_PATTERN = r"^\s*https?://[^/?#\s]"
+_HTTP_URL = re.compile(HTTP_URL_PATTERN, re.IGNORECASE)
+
+
+def http_url(value):
+    """The URL, stripped, if it is http(s) with a host; else "". Data decides no other scheme."""
+    if isinstance(value, str) and _HTTP_URL.match(value):
+        return value.strip()
+    return ""
 
 
 def has_code(code):
-    return isinstance(code, str) and code[:8].lower().startswith(CODE_SCHEMES)
+    """Whether a row's `code` is a link to its code (SPEC 1.1: rows_with_code)."""
+    return bool(http_url(code))
 
 
 def has_code_q(field="code"):
     """has_code() as a query condition on a field holding a code URL."""
-    return Q(**{f"{field}__istartswith": CODE_SCHEMES[0]}) | Q(
-        **{f"{field}__istartswith": CODE_SCHEMES[1]}
-    )
+    return Q(**{f"{field}__iregex": HTTP_URL_PATTERN})
 
 
 # A paper's identity ----------------------------------------------------------------
@@ -178,3 +183,32 @@ def row_keys(rows):
         seen[base] += 1
         keys.append((*base, seen[base]))
     return keys
+
+
+def key_digest(key):
+    """What Row.key and RowDecision.key store: a fixed-size digest of a row_keys() key.
+
+    Model names and paper titles have no length limit; an index over them would.
+    The digest is of the key as `json.dumps(key, ensure_ascii=False)` writes it,
+    spelled out here for the (model, paper, n) a key is: json.dumps builds an
+    encoder per call, a second of a 15,000-board load's rows.
+    """
+    model, paper, n = key
+    text = f"[{encode_basestring(model)}, {encode_basestring(paper)}, {int(n)}]"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def stored_keys(rows):
+    """row_keys() of stored rows, given as dicts of model, paper slug, paper_url, paper_title.
+
+    The rows must be one board's, in rank order.
+    """
+    return row_keys(
+        {
+            "model": row["model"],
+            "paper": row["paper__slug"] and f"/paper/{row['paper__slug']}",
+            "paper_url": row["paper_url"],
+            "paper_title": row["paper_title"],
+        }
+        for row in rows
+    )

@@ -15,10 +15,9 @@ processes, and lists of strings and floats cost little to send.
 import dataclasses
 import datetime
 
-from leaderboards.decisions import key_digest
 from leaderboards.format import derive
 from leaderboards.format.page import ROW_KEYS, slug_of, version_moment
-from leaderboards.format.rules import date_or_none, has_code, row_keys
+from leaderboards.format.rules import date_or_none, has_code, key_digest, row_keys
 from leaderboards.format.values import parse_metric_value
 from leaderboards.models import Metric
 from leaderboards.upkeep.figures import new_board_figures

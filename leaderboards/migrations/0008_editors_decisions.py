@@ -4,7 +4,7 @@ from django.db import migrations, models
 from django.utils import timezone
 
 from leaderboards.admin.editors import ensure_editors_group
-from leaderboards.decisions import key_digest, stored_keys
+from leaderboards.format.rules import key_digest, stored_keys
 
 
 def keys_and_decisions(apps, schema_editor):

@@ -1,8 +1,4 @@
-from urllib.parse import urlsplit
-
 from django import template
-from django.utils.html import escape
-from django.utils.safestring import mark_safe
 
 from leaderboards.format import rules
 from leaderboards.web import words
@@ -10,18 +6,8 @@ from leaderboards.web import words
 register = template.Library()
 
 
-@register.filter
-def http_url(value):
-    """The URL if it is http(s) with a host, else "": data decides no other scheme."""
-    if not value or not isinstance(value, str):
-        return ""
-    try:
-        parts = urlsplit(value.strip())
-    except ValueError:
-        return ""
-    if parts.scheme.lower() in ("http", "https") and parts.netloc:
-        return value.strip()
-    return ""
+# The one rule of which URLs from data are linked (format.rules).
+register.filter("http_url", rules.http_url)
 
 
 @register.simple_tag
@@ -30,19 +16,7 @@ def paper_name(title, url, slug=""):
     return rules.paper_name(title, url) or slug
 
 
-@register.filter
-def as_time(value):
-    """A date or timestamp as `<time datetime="machine value">human form</time>`.
-
-    Anything else (a value the file wrote that is not a date) is shown as written.
-    """
-    both = words.when(value)
-    if both is None:
-        return "" if value is None else value
-    machine, human = both
-    # format_html() written out: a results page has one of these per row, and
-    # its general machinery cost three times the rest of the work.
-    return mark_safe(f'<time datetime="{escape(machine)}">{escape(human)}</time>')  # noqa: S308
+register.filter("as_time", words.as_time)
 
 
 @register.filter
@@ -78,4 +52,4 @@ def page_window(page_obj):
 @register.simple_tag
 def human_date(value, empty="—"):
     """as_time() for templates that show `empty` where there is no date."""
-    return empty if value is None else as_time(value)
+    return empty if value is None else words.as_time(value)

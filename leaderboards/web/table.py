@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.utils.html import conditional_escape, escape
 from django.utils.safestring import mark_safe
 
-from leaderboards.format.rules import paper_name
-from leaderboards.templatetags.sota import as_time, http_url
+from leaderboards.format.rules import http_url, paper_name
 from leaderboards.web.chart import Point
+from leaderboards.web.words import as_time
 
 ASC, DESC = "asc", "desc"
 

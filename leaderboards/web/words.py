@@ -10,6 +10,8 @@ import datetime
 import re
 
 from django.utils import dateformat
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 
 # Months as dates read on the pages ("12 Mar 2021") and the chart's axis: the
 # site is in English only (USE_I18N is off).
@@ -106,3 +108,17 @@ def when(value):
     # dateformat's "j M Y", written out: a results page formats a date per row,
     # and dateformat's general machinery cost more than the rest of the row.
     return machine, f"{value.day} {MONTHS[value.month - 1]} {value.year:04d}"
+
+
+def as_time(value):
+    """A date or timestamp as `<time datetime="machine value">human form</time>`.
+
+    Anything else (a value the file wrote that is not a date) is shown as written.
+    """
+    both = when(value)
+    if both is None:
+        return "" if value is None else value
+    machine, human = both
+    # format_html() written out: a results page has one of these per row, and
+    # its general machinery cost three times the rest of the work.
+    return mark_safe(f'<time datetime="{escape(machine)}">{escape(human)}</time>')  # noqa: S308

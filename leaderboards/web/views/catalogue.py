@@ -5,6 +5,7 @@ from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, render
 from django.utils.functional import cached_property
 
+from leaderboards.format.rules import http_url
 from leaderboards.models import (
     Area,
     Dataset,
@@ -14,7 +15,6 @@ from leaderboards.models import (
     RowVerification,
     Task,
 )
-from leaderboards.templatetags.sota import http_url
 from leaderboards.web.catalogue_filters import (
     DatasetFilter,
     LeaderboardFilter,
