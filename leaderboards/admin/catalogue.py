@@ -1,0 +1,71 @@
+"""The catalogue's admins: areas, tasks, datasets and papers."""
+
+from django.contrib import admin
+
+from leaderboards.admin.filters import EditedTextFilter
+from leaderboards.admin.options import CuratedAdmin
+from leaderboards.models import Area, Dataset, Paper, Task
+
+
+@admin.register(Area)
+class AreaAdmin(CuratedAdmin):
+    list_display = ["name", "slug", "task_count", "leaderboard_count"]
+    list_filter = []
+    search_fields = ["name", "slug"]
+    fields = ["name", "slug", "task_count", "leaderboard_count", "editorial_history"]
+
+
+@admin.register(Task)
+class TaskAdmin(CuratedAdmin):
+    list_display = ["name", "slug", "leaderboard_count", "row_count", "corrected"]
+    list_filter = [EditedTextFilter, "areas"]
+    search_fields = ["name", "slug"]
+    list_select_related = ["parent"]
+    autocomplete_fields = ["parent"]
+    editorial_fields = ["editor_description", "editor_note", "parent"]
+    fieldsets = [
+        (None, {"fields": ["name", "slug", "parent"]}),
+        (
+            "Description",
+            {
+                "fields": ["description", "editor_description", "note", "editor_note"],
+                "description": "The page shows an editor's text where there is one, "
+                "else the file's. Empty a correction to go back to the file's text.",
+            },
+        ),
+        ("From the archive", {"fields": ["synonyms", "source_link"]}),
+        ("Figures", {"fields": ["leaderboard_count", "row_count"]}),
+        ("History", {"fields": ["editorial_history"]}),
+    ]
+
+    @admin.display(boolean=True, description="corrected")
+    def corrected(self, obj):
+        return obj.editor_description is not None or obj.editor_note is not None
+
+
+@admin.register(Dataset)
+class DatasetAdmin(CuratedAdmin):
+    list_display = ["name", "slug", "leaderboard_count", "row_count", "corrected"]
+    list_filter = [EditedTextFilter]
+    search_fields = ["name", "slug", "full_name"]
+    list_select_related = ["parent"]
+    autocomplete_fields = ["parent"]
+    editorial_fields = ["editor_description", "parent"]
+    fieldsets = [
+        (None, {"fields": ["name", "full_name", "slug", "url", "parent"]}),
+        ("Description", {"fields": ["description", "editor_description"]}),
+        ("Figures", {"fields": ["leaderboard_count", "row_count"]}),
+        ("History", {"fields": ["editorial_history"]}),
+    ]
+
+    @admin.display(boolean=True, description="corrected")
+    def corrected(self, obj):
+        return obj.editor_description is not None
+
+
+@admin.register(Paper)
+class PaperAdmin(CuratedAdmin):
+    list_display = ["title", "slug", "date", "arxiv_id", "has_code", "verified"]
+    list_filter = ["has_code", "verified"]
+    search_fields = ["title", "slug", "arxiv_id"]
+    date_hierarchy = "date"
