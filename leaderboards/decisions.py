@@ -174,7 +174,7 @@ def current_rows(refs):
         for row in Row.objects.filter(
             leaderboard__in={ref.leaderboard_id for ref in refs},
             key__in={ref.key for ref in refs},
-        ).select_related("leaderboard__task", "leaderboard__dataset")
+        ).with_boards()
     }
     found, missing = {}, []
     for ref in refs:

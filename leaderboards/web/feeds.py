@@ -23,12 +23,7 @@ class NewestResultsFeed(Feed):
         return reverse("leaderboards:home")
 
     def items(self):
-        return (
-            Row.objects.shown()
-            .filter(paper_date__isnull=False)
-            .select_related("leaderboard__task", "leaderboard__dataset")
-            .order_by("-paper_date", "-pk")[:ITEMS]
-        )
+        return Row.objects.newest_results()[:ITEMS]
 
     def item_title(self, row):
         return f"{row.model} on {row.leaderboard}"
