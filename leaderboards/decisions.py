@@ -67,7 +67,7 @@ def busy(error):
 
 def lock_boards(ids):
     """Lock these boards until the transaction ends (ordered by pk); their ids, as found."""
-    return list(Leaderboard.objects.filter(pk__in=set(ids)).locked().values_list("pk", flat=True))
+    return Leaderboard.objects.lock(ids)
 
 
 # -- the loader's side ------------------------------------------------------------

@@ -42,13 +42,17 @@ BOARDS_NEWEST_FIRST = (
 
 
 class LeaderboardQuerySet(models.QuerySet):
+    def titled(self):
+        """The board with the task and dataset its name is made of (str()), in one query."""
+        return self.select_related("task", "dataset")
+
     def named(self):
         """The board with its task, dataset and main area, in one query.
 
         What the board's own pages read this way; its metrics, areas and rows
         they read in plain SQL (web/export.py, PageData).
         """
-        return self.select_related("task", "dataset", "category")
+        return self.titled().select_related("category")
 
     def for_page(self):
         """Everything the page header needs, in one query plus two prefetches."""
@@ -67,7 +71,7 @@ class LeaderboardQuerySet(models.QuerySet):
         unknown keys) are decoded and checked when read, which cost more than
         the rest of a list page's work.
         """
-        return self.select_related("task", "dataset").only(
+        return self.titled().only(
             "slug", "row_count", "newest_paper_date", *TOP_RESULT,
             "task__slug", "task__name", "dataset__slug", "dataset__name",
         )  # fmt: skip
@@ -82,6 +86,10 @@ class LeaderboardQuerySet(models.QuerySet):
         alone (settings).
         """
         return self.select_for_update().order_by("pk")
+
+    def lock(self, ids):
+        """Lock the boards of these ids (locked()); the ids found, in lock order."""
+        return list(self.filter(pk__in=set(ids)).locked().values_list("pk", flat=True))
 
 
 class Leaderboard(models.Model):

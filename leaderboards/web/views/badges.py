@@ -21,7 +21,7 @@ def _svg(request, svg, etag):
 
 
 def leaderboard_badge(request, slug):
-    board = get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=slug)
+    board = get_object_or_404(Leaderboard.objects.titled(), slug=slug)
     # The board's version is raised with every change to it, and the badge
     # reads the board alone (a task's renaming does not change it).
     return _svg(request, badges.board_badge(board), f'"board-{board.version}"')

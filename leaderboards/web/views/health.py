@@ -34,8 +34,7 @@ def _site_state(alias):
 
 
 def _leaderboard_list(alias):
-    boards = Leaderboard.objects.using(alias).select_related("task", "dataset", "category")
-    list(boards.order_by("slug")[:PER_PAGE])
+    list(Leaderboard.objects.using(alias).named().order_by("slug")[:PER_PAGE])
 
 
 def _newest_results(alias):
