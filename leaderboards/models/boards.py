@@ -54,8 +54,12 @@ class LeaderboardQuerySet(models.QuerySet):
         """
         return self.titled().select_related("category")
 
-    def for_page(self):
-        """Everything the page header needs, in one query plus two prefetches."""
+    def with_areas_and_metrics(self):
+        """The named board with its areas and its metrics, each in the file's order.
+
+        One query plus two prefetches, for code that walks a board's objects
+        (the editors' form for an added result); the pages read these in SQL.
+        """
         return self.named().prefetch_related(
             models.Prefetch(
                 "area_links",
@@ -288,20 +292,6 @@ class RowQuerySet(models.QuerySet):
             .with_boards()
             .select_related("paper")
             .order_by("-paper_date", "-pk")
-        )
-
-    def for_page(self):
-        """Rows in archive order with their paper and values, in two queries."""
-        return (
-            self.shown()
-            .select_related("paper")
-            .prefetch_related(
-                models.Prefetch(
-                    "values",
-                    queryset=MetricValue.objects.select_related("metric").order_by("position"),
-                )
-            )
-            .order_by("rank")
         )
 
 
