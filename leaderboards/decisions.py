@@ -67,7 +67,7 @@ def busy(error):
 
 def lock_boards(ids):
     """Lock these boards until the transaction ends (ordered by pk); their ids, as found."""
-    return list(Leaderboard.objects.filter(pk__in=set(ids)).locked().values_list("pk", flat=True))
+    return Leaderboard.objects.lock(ids)
 
 
 # -- the loader's side ------------------------------------------------------------
@@ -174,7 +174,7 @@ def current_rows(refs):
         for row in Row.objects.filter(
             leaderboard__in={ref.leaderboard_id for ref in refs},
             key__in={ref.key for ref in refs},
-        ).select_related("leaderboard__task", "leaderboard__dataset")
+        ).with_boards()
     }
     found, missing = {}, []
     for ref in refs:

@@ -159,4 +159,4 @@ def _decide_additions(additions, withheld, reason, user):
 
 def _lock(board_ids):
     # decisions.lock_boards, which imports this module: the same lock, in the same order.
-    list(Leaderboard.objects.filter(pk__in=set(board_ids)).locked().values_list("pk", flat=True))
+    Leaderboard.objects.lock(board_ids)

@@ -47,7 +47,7 @@ from leaderboards.web.export import PageData
 from leaderboards.models import Leaderboard
 folders = [Path(arg) for arg in sys.argv[1:]]
 matches = {}
-for board in Leaderboard.objects.for_page():
+for board in Leaderboard.objects.with_areas_and_metrics():
     document = PageData(board).document()
     matches[board.slug] = next(
         (index for index, folder in enumerate(folders)

@@ -92,7 +92,7 @@ def test_a_load_read_in_a_second_process_stores_and_reports_as_one_read_here(
     # And the rest arrive prepared for the writer: it worked out only the pages it read.
     assert prepared_here
     assert set(prepared_here) <= {f"/sota/{path.stem}" for path in first}
-    stored = {board.slug: board for board in Leaderboard.objects.for_page()}
+    stored = {board.slug: board for board in Leaderboard.objects.with_areas_and_metrics()}
     assert sorted(stored) == [f"board-{index:04d}" for index in range(BOARDS)]
     # Board 2's wrong figure is reported (above) and exported as computed.
     for slug, board in stored.items():

@@ -156,7 +156,9 @@ class EditorAdditionAdmin(admin.ModelAdmin):
 
     def board(self, request):
         slug = request.GET.get("board", "")
-        return Leaderboard.objects.for_page().filter(slug=slug).first() if slug else None
+        return (
+            Leaderboard.objects.with_areas_and_metrics().filter(slug=slug).first() if slug else None
+        )
 
     def add_view(self, request, form_url="", extra_context=None):
         board = self.board(request)

@@ -120,7 +120,7 @@ def _get(queryset, **lookup):
 
 
 def _evaluations(queryset):
-    return queryset.select_related("task", "dataset").order_by("slug")
+    return queryset.titled().order_by("slug")
 
 
 def _results(queryset):

@@ -23,12 +23,7 @@ class NewestResultsFeed(Feed):
         return reverse("leaderboards:home")
 
     def items(self):
-        return (
-            Row.objects.shown()
-            .filter(paper_date__isnull=False)
-            .select_related("leaderboard__task", "leaderboard__dataset")
-            .order_by("-paper_date", "-pk")[:ITEMS]
-        )
+        return Row.objects.newest_results()[:ITEMS]
 
     def item_title(self, row):
         return f"{row.model} on {row.leaderboard}"
@@ -60,7 +55,7 @@ class EditorialChangesFeed(Feed):
         slug = request.GET.get("board")
         if not slug:
             return None
-        return get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=slug)
+        return get_object_or_404(Leaderboard.objects.titled(), slug=slug)
 
     def title(self, board):
         return f"Editorial changes{f' to {board}' if board else ''} · sotasite"

@@ -21,7 +21,7 @@ def _svg(request, svg, etag):
 
 
 def leaderboard_badge(request, slug):
-    board = get_object_or_404(Leaderboard.objects.select_related("task", "dataset"), slug=slug)
+    board = get_object_or_404(Leaderboard.objects.titled(), slug=slug)
     # The board's version is raised with every change to it, and the badge
     # reads the board alone (a task's renaming does not change it).
     return _svg(request, badges.board_badge(board), f'"board-{board.version}"')
@@ -30,7 +30,7 @@ def leaderboard_badge(request, slug):
 @consistent_read
 def paper_badge(request, slug):
     paper = get_object_or_404(Paper, slug=slug)
-    rows = list(paper.rows.shown().select_related("leaderboard__task", "leaderboard__dataset"))
+    rows = list(paper.rows.shown().with_boards())
     ranks = best_ranks(rows)
     placed = [
         (ranks[row.pk][0], ranks[row.pk][1], row.leaderboard) for row in rows if row.pk in ranks

@@ -193,7 +193,7 @@ def paper_detail(request, slug):
     paper = get_object_or_404(Paper, slug=slug)
     rows = (
         paper.rows.shown()
-        .select_related("leaderboard__task", "leaderboard__dataset")
+        .with_boards()
         .prefetch_related(
             Prefetch(
                 "values",

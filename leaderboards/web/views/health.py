@@ -34,19 +34,11 @@ def _site_state(alias):
 
 
 def _leaderboard_list(alias):
-    boards = Leaderboard.objects.using(alias).select_related("task", "dataset", "category")
-    list(boards.order_by("slug")[:PER_PAGE])
+    list(Leaderboard.objects.using(alias).named().order_by("slug")[:PER_PAGE])
 
 
 def _newest_results(alias):
-    rows = (
-        Row.objects.using(alias)
-        .shown()
-        .filter(paper_date__isnull=False)
-        .select_related("leaderboard__task", "leaderboard__dataset", "paper")
-        .order_by("-paper_date", "-pk")
-    )
-    list(rows[:NEWEST])
+    list(Row.objects.using(alias).newest_results()[:NEWEST])
 
 
 # What every page needs, in the order a request meets it; named in a 503.

@@ -23,12 +23,7 @@ def home(request):
         (area, busiest.get(area.pk, []))
         for area in Area.objects.filter(leaderboard_count__gt=0).order_by("name")
     ]
-    newest = (
-        Row.objects.shown()
-        .filter(paper_date__isnull=False)
-        .select_related("leaderboard__task", "leaderboard__dataset", "paper")
-        .order_by("-paper_date", "-pk")[:NEWEST]
-    )
+    newest = Row.objects.newest_results()[:NEWEST]
     # No row, or no totals, before the first load: nothing loaded, nothing counted.
     totals = SiteState.objects.filter(pk=1).values(*TOTALS).first() or {}
     return render(

@@ -1,0 +1,109 @@
+"""Tasks, datasets, papers and leaderboards, as the page files describe them.
+
+Fields named `source_*` (and the verbatim JSON blocks) hold what a file said;
+fields named `editor_*` hold what an editor decided. A re-load writes only the
+first kind. Decisions about rows and metrics, which a re-load replaces, are
+kept by key in RowDecision and DirectionDecision; a row's withheld flag and a
+metric's editor direction are their copies where the pages read them.
+
+One module per concern, each importing only those before it:
+`fields` (what they share), `catalogue` (areas, tasks, datasets, papers),
+`boards` (leaderboards, metrics, rows, values), `verification` (Syntology's
+snapshots), `editorial` (decisions, added results, the public record),
+`search` (the search index) and `site` (the site's own state). Everything is
+named here too: the rest of the code imports from `leaderboards.models`, and
+the migrations name `leaderboards.models.OrderedJSONField` and
+`leaderboards.models.page_version_now` by that path.
+"""
+
+from leaderboards.models.boards import (
+    BOARDS_NEWEST_FIRST,
+    TOP_RESULT,
+    Direction,
+    Leaderboard,
+    LeaderboardArea,
+    LeaderboardQuerySet,
+    Metric,
+    MetricValue,
+    Row,
+    RowQuerySet,
+    page_version_now,
+)
+from leaderboards.models.catalogue import (
+    NEWEST_FIRST,
+    Area,
+    BusiestTask,
+    Dataset,
+    Paper,
+    Task,
+    TaskQuerySet,
+)
+from leaderboards.models.editorial import (
+    ChangeKind,
+    DirectionDecision,
+    EditorAddition,
+    EditorialChange,
+    EditorialChangeQuerySet,
+    RowDecision,
+    public_name,
+)
+from leaderboards.models.fields import (
+    EARLIEST,
+    LATEST,
+    LEADING_INDEX,
+    OrderedJSONField,
+    UnreadableJSON,
+    readable_instant,
+)
+from leaderboards.models.search import SearchEntry, SearchKind, SearchPrefix
+from leaderboards.models.site import SiteState, UpkeepPending
+from leaderboards.models.verification import RowVerification, SnapshotQuerySet, SyntologySnapshot
+
+__all__ = [
+    # fields
+    "EARLIEST",
+    "LATEST",
+    "LEADING_INDEX",
+    "OrderedJSONField",
+    "UnreadableJSON",
+    "readable_instant",
+    # catalogue
+    "NEWEST_FIRST",
+    "Area",
+    "BusiestTask",
+    "Dataset",
+    "Paper",
+    "Task",
+    "TaskQuerySet",
+    # boards
+    "BOARDS_NEWEST_FIRST",
+    "TOP_RESULT",
+    "Direction",
+    "Leaderboard",
+    "LeaderboardArea",
+    "LeaderboardQuerySet",
+    "Metric",
+    "MetricValue",
+    "Row",
+    "RowQuerySet",
+    "page_version_now",
+    # verification
+    "RowVerification",
+    "SnapshotQuerySet",
+    "SyntologySnapshot",
+    # editorial
+    "ChangeKind",
+    "DirectionDecision",
+    "EditorAddition",
+    "EditorialChange",
+    "EditorialChangeQuerySet",
+    "RowDecision",
+    "public_name",
+    # search
+    "SearchEntry",
+    "SearchKind",
+    "SearchPrefix",
+    # site
+    "SiteState",
+    "UpkeepPending",
+]

@@ -1,0 +1,195 @@
+"""The catalogue: areas, tasks, datasets and papers, which boards are filed under."""
+
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+from leaderboards.format.rules import paper_name
+from leaderboards.models.fields import OrderedJSONField
+
+
+class Area(models.Model):
+    """A research area (Computer Vision, ...), which tasks and boards are filed under."""
+
+    slug = models.SlugField(max_length=200, unique=True)
+    name = models.CharField(max_length=200, unique=True)
+    # Kept by stats.refresh_counts() after every load, for lists sorted by size.
+    task_count = models.PositiveIntegerField(default=0)
+    leaderboard_count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("leaderboards:area", args=[self.slug])
+
+
+class TaskQuerySet(models.QuerySet):
+    def in_area(self, area):
+        """Tasks in an area (a pk): a probe of the link's unique index per task, so
+        a list read in its sort's index order stops once its page is full."""
+        return self.filter(
+            models.Exists(Task.areas.through.objects.filter(task=models.OuterRef("pk"), area=area))
+        )
+
+
+class Task(models.Model):
+    """A task boards measure, perhaps a subtask of another, in one or more areas."""
+
+    slug = models.SlugField(max_length=300, unique=True)
+    name = models.CharField(max_length=500)
+    note = models.TextField(null=True, blank=True)
+    description = models.TextField(blank=True, default="")
+    synonyms = OrderedJSONField(default=list, blank=True)
+    source_link = models.TextField(blank=True, default="")
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="subtasks"
+    )
+    areas = models.ManyToManyField(Area, blank=True, related_name="tasks")
+    editor_description = models.TextField(null=True, blank=True)
+    editor_note = models.TextField(null=True, blank=True)
+    leaderboard_count = models.PositiveIntegerField(default=0)
+    # Its own leaderboards and those of every subtask below it, kept by
+    # refresh_counts(): a parent such as Dialogue holds none of its own.
+    tree_leaderboard_count = models.PositiveIntegerField(default=0)
+    row_count = models.PositiveIntegerField(default=0)
+
+    objects = TaskQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name"]
+        indexes = [
+            models.Index(fields=["name"], name="task_name_idx"),
+            models.Index(fields=["leaderboard_count"], name="task_leaderboard_count_idx"),
+            models.Index(fields=["row_count"], name="task_row_count_idx"),
+            # The list's sorts: biggest first, by name within a size.
+            models.Index(fields=["-leaderboard_count", "name"], name="task_by_boards_idx"),
+            models.Index(fields=["-row_count", "name"], name="task_by_rows_idx"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("leaderboards:task", args=[self.slug])
+
+    @property
+    def shown_description(self):
+        """The editor's text where there is one, else the source's."""
+        return self.description if self.editor_description is None else self.editor_description
+
+    @property
+    def shown_note(self):
+        return self.note if self.editor_note is None else self.editor_note
+
+    @property
+    def subtask_leaderboard_count(self):
+        return self.tree_leaderboard_count - self.leaderboard_count
+
+
+class BusiestTask(models.Model):
+    """One of the tasks with the most leaderboards in an area, as the home page lists them.
+
+    Kept by upkeep.figures.refresh_counts() from the counts it orders by: the
+    home page reads these few rows rather than ranking every task of every area.
+    """
+
+    area = models.ForeignKey(Area, on_delete=models.CASCADE, related_name="busiest_tasks")
+    task = models.ForeignKey(Task, on_delete=models.CASCADE, related_name="+")
+    place = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["area", "place"], name="busiest_task_place_unique"),
+            models.UniqueConstraint(fields=["area", "task"], name="busiest_task_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.place}. in area {self.area_id}: task {self.task_id}"
+
+
+class Dataset(models.Model):
+    """A dataset boards measure on, perhaps a part of another."""
+
+    slug = models.SlugField(max_length=300, unique=True)
+    name = models.CharField(max_length=500)
+    full_name = models.TextField(blank=True, default="")
+    description = models.TextField(blank=True, default="")
+    url = models.TextField(blank=True, default="")
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="subdatasets"
+    )
+    editor_description = models.TextField(null=True, blank=True)
+    leaderboard_count = models.PositiveIntegerField(default=0)
+    row_count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["name"]
+        indexes = [
+            models.Index(fields=["name"], name="dataset_name_idx"),
+            models.Index(fields=["leaderboard_count"], name="dataset_leaderboard_count_idx"),
+            models.Index(fields=["-leaderboard_count", "name"], name="dataset_by_boards_idx"),
+            models.Index(fields=["-row_count", "name"], name="dataset_by_rows_idx"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("leaderboards:dataset", args=[self.slug])
+
+    @property
+    def shown_description(self):
+        return self.description if self.editor_description is None else self.editor_description
+
+
+# Papers newest first, undated last, ties by id. Not "date DESC NULLS LAST":
+# PostgreSQL sorts NULLs high and SQLite low, so no index served that order on
+# both, and PostgreSQL sorted every paper for each page of the list.
+NEWEST_FIRST = (
+    models.ExpressionWrapper(Q(date=None), output_field=models.BooleanField()).asc(),
+    models.F("date").desc(),
+    models.F("id").desc(),
+)
+
+
+class Paper(models.Model):
+    """A paper results cite, found by its identity (format.rules), with its badges' flags."""
+
+    slug = models.SlugField(max_length=300, unique=True)
+    title = models.TextField(blank=True, default="")
+    url = models.TextField(blank=True, default="")
+    date = models.DateField(null=True, blank=True)
+    arxiv_id = models.CharField(max_length=32, blank=True, default="", db_index=True)
+    # Kept by stats.refresh_counts(): any shown row with an http(s) code link,
+    # any row whose code samples ran in the newest snapshot.
+    has_code = models.BooleanField(default=False)
+    verified = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-date", "title"]
+        indexes = [
+            models.Index(fields=["title"], name="paper_title_idx"),
+            # Covers the list's filters by year, code and verification, and
+            # anything else by date alone.
+            models.Index(fields=["date", "has_code", "verified"], name="paper_date_flags_idx"),
+            # The list's order, newest first (NEWEST_FIRST), read in either
+            # direction (pages past the middle are read backwards).
+            models.Index(*NEWEST_FIRST, name="paper_newest_idx"),
+            # The list's filter by code that ran, without a year: counted from
+            # this rather than from the whole of paper_date_flags_idx.
+            models.Index(fields=["verified"], name="paper_verified_idx"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("leaderboards:paper", args=[self.slug])
+
+    @property
+    def name(self):
+        return paper_name(self.title, self.url) or self.slug

@@ -1,0 +1,227 @@
+"""Editors' work: decisions kept by key, added results, and the public record of both."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from leaderboards.models.boards import Direction, Leaderboard
+from leaderboards.models.fields import OrderedJSONField
+
+
+class RowDecision(models.Model):
+    """An editor's word on a row, kept by the row's key where loads never write.
+
+    A newer file replaces the board's rows; the decision stays and is copied
+    to whichever row has its key, in this file or a later one.
+    """
+
+    leaderboard = models.ForeignKey(
+        Leaderboard, on_delete=models.CASCADE, related_name="row_decisions"
+    )
+    key = models.CharField(max_length=64)
+    # The key's parts, to say which row is meant when no file has it.
+    model = models.TextField()
+    paper = models.TextField(blank=True, default="")
+    occurrence = models.PositiveIntegerField(default=1)
+    withheld = models.BooleanField()
+    reason = models.TextField(blank=True, default="")
+    decided_at = models.DateTimeField()
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["leaderboard", "model", "occurrence"]
+        constraints = [
+            models.UniqueConstraint(fields=["leaderboard", "key"], name="row_decision_key_unique"),
+            models.CheckConstraint(
+                condition=Q(withheld=False) | ~Q(reason=""),
+                name="row_decision_withheld_has_reason",
+                violation_error_message="Say why the row is withheld.",
+            ),
+            models.CheckConstraint(
+                condition=Q(occurrence__gte=1), name="row_decision_occurrence_positive"
+            ),
+        ]
+
+    def __str__(self):
+        state = f"withheld: {self.reason}" if self.withheld else "shown"
+        return f"{self.model} ({self.paper or 'no paper'}): {state}"
+
+
+class DirectionDecision(models.Model):
+    """An editor's direction for a board's metric, kept by the metric's name."""
+
+    leaderboard = models.ForeignKey(
+        Leaderboard, on_delete=models.CASCADE, related_name="direction_decisions"
+    )
+    metric = models.CharField(max_length=300)
+    direction = models.CharField(max_length=10, choices=Direction.choices)
+    decided_at = models.DateTimeField()
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # Why, in the editor's words or the queue's ("Accepted the suggestion:
+    # ..."), for the public record of editors' work.
+    reason = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["leaderboard", "metric"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["leaderboard", "metric"], name="direction_decision_metric_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(direction__in=Direction.values), name="direction_decision_valid"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.metric}: {self.direction}"
+
+
+class EditorAddition(models.Model):
+    """A result an editor put on a board: a newer paper's, cited, kept where loads never write.
+
+    Not a Row: a re-load replaces the board's rows, never these. Metric values
+    are strings, as the archive writes them; the page lists them after the
+    archive's rows, unranked, and the export carries them apart
+    (`editor_additions`, docs/format.md). Removed as spam rows are: withheld
+    with a reason, which the public record shows.
+    """
+
+    leaderboard = models.ForeignKey(
+        Leaderboard, on_delete=models.CASCADE, related_name="editor_additions"
+    )
+    model = models.TextField()
+    # Metric name -> the value as written, in the page's metric order.
+    metrics = OrderedJSONField(default=dict)
+    uses_additional_data = models.BooleanField(default=False)
+    paper_title = models.TextField()
+    paper_url = models.TextField(
+        "paper URL", help_text="The citation: an http(s) URL of the paper."
+    )
+    paper_date = models.DateField(null=True, blank=True)
+    code = models.TextField(blank=True, default="")
+    note = models.TextField(help_text="Where the result comes from and why it belongs here.")
+    added_at = models.DateTimeField(default=timezone.now)
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    withheld = models.BooleanField(default=False)
+    withheld_reason = models.TextField(blank=True, default="")
+
+    class Meta:
+        verbose_name = "editor's result"
+        verbose_name_plural = "editors' results"
+        ordering = ["leaderboard", "added_at", "pk"]
+        indexes = [
+            models.Index(fields=["leaderboard", "added_at"], name="editor_addition_board_idx"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(paper_url__startswith="http://") | Q(paper_url__startswith="https://"),
+                name="editor_addition_cited",
+                violation_error_message="Cite the paper with an http(s) URL.",
+            ),
+            models.CheckConstraint(condition=~Q(note=""), name="editor_addition_has_note"),
+            models.CheckConstraint(condition=~Q(model=""), name="editor_addition_has_model"),
+            models.CheckConstraint(
+                condition=Q(withheld=False) | ~Q(withheld_reason=""),
+                name="editor_addition_withheld_has_reason",
+                violation_error_message="Say why the result is withheld.",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.model} (added by an editor)"
+
+
+class ChangeKind(models.TextChoices):
+    """What an entry of the public record is about."""
+
+    ROW_WITHHELD = "row_withheld", "result withheld as spam"
+    ROW_RESTORED = "row_restored", "result restored"
+    DIRECTION = "direction", "metric direction"
+    ADDED = "added", "result added"
+    ADDED_WITHHELD = "added_withheld", "added result withheld as spam"
+    ADDED_RESTORED = "added_restored", "added result restored"
+
+
+class EditorialChangeQuerySet(models.QuerySet):
+    def for_record(self):
+        """Newest first, with everything an entry shows, in one query."""
+        return self.select_related(
+            "leaderboard__task", "leaderboard__dataset", "made_by", "addition"
+        ).order_by("-pk")
+
+
+class EditorialChange(models.Model):
+    """One entry of the public record of editors' work (/changes/).
+
+    Written by leaderboards/record.py in the transaction of the change itself,
+    never edited. An archive row's entries name no model and no value: a
+    withheld row shows in the record by its reason, not its content.
+    """
+
+    leaderboard = models.ForeignKey(
+        Leaderboard, on_delete=models.CASCADE, related_name="editorial_changes"
+    )
+    kind = models.CharField(max_length=20, choices=ChangeKind.choices)
+    # A metric's name, an added result's model; empty for an archive row.
+    subject = models.TextField(blank=True, default="")
+    old_value = models.TextField(blank=True, default="")
+    new_value = models.TextField(blank=True, default="")
+    reason = models.TextField(blank=True, default="")
+    addition = models.ForeignKey(
+        EditorAddition, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes"
+    )
+    made_at = models.DateTimeField(default=timezone.now)
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    objects = EditorialChangeQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-pk"]
+        indexes = [
+            # A board's record, newest first, found by key (/changes/?board=).
+            models.Index(fields=["leaderboard", "-id"], name="editorial_change_board_idx"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=ChangeKind.values), name="editorial_change_kind_valid"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} on {self.leaderboard_id}"
+
+    @property
+    def hides_content(self):
+        """Whether the entry may not show the result it is about.
+
+        An archive row's entries never do (their rows are withheld or may be
+        again); an added result's stop once it is withheld.
+        """
+        if self.kind in (ChangeKind.ROW_WITHHELD, ChangeKind.ROW_RESTORED):
+            return True
+        return self.addition is not None and self.addition.withheld
+
+    @property
+    def shown_new_value(self):
+        if self.kind == ChangeKind.ADDED and self.hides_content:
+            return ""
+        return self.new_value
+
+    @property
+    def editor(self):
+        return public_name(self.made_by)
+
+
+def public_name(user):
+    """How the site names an editor in public: the name they gave, never their login."""
+    name = user.get_full_name().strip() if user is not None else ""
+    return name or "an editor"
