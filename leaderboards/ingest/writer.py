@@ -26,7 +26,7 @@ from leaderboards.format import derive
 from leaderboards.format.page import PAGE_KEYS, PageError, slug_of
 from leaderboards.format.rules import free_slug, slug_for
 from leaderboards.ingest import CHUNK
-from leaderboards.ingest.prepare import Prepared
+from leaderboards.ingest.prepare import PreparedPage
 from leaderboards.models import (
     Area,
     Dataset,
@@ -114,7 +114,7 @@ class _Page:
     source: Source
     page: dict
     sha: str
-    prepared: Prepared
+    prepared: PreparedPage
     current: Leaderboard | None
     # Set while written: the board, its metrics and rows as inserted.
     board: Leaderboard | None = None
