@@ -31,7 +31,8 @@ from leaderboards.format import derive
 from leaderboards.format.page import MAX_DEPTH, PageError, Refused, check_text, parse_date, slug_of
 from leaderboards.format.rules import arxiv_id, free_slug, paper_key, slug_for
 from leaderboards.ingest.loader import check_built
-from leaderboards.ingest.writer import Catalogue, Entry, Source, Writer
+from leaderboards.ingest.sources import Catalogue, Entry, Source
+from leaderboards.ingest.writer import Writer
 from leaderboards.models import Dataset, Leaderboard, Paper, Task
 
 ARCHIVE = "Papers with Code (evaluation-tables.json), CC BY-SA 4.0"
