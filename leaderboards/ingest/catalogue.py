@@ -117,14 +117,17 @@ class CatalogueWriter:
 
     def _objects(self, model, kind, entries):
         """Tasks or datasets by slug: missing ones created (parents first), others updated."""
-        parents = {
-            entry.fields["parent"]
-            for stated in entries.values()
-            for _, entry in stated
-            if entry.fields.get("parent")
-        }
-        objects = model.objects.in_bulk([*entries, *parents], field_name="slug")
-        wanted = {}  # slug -> (name, fields) this batch says
+        objects = model.objects.in_bulk([*entries, *_parents(entries)], field_name="slug")
+        wanted = self._wanted(kind, entries, objects)
+        created = self._create_missing(model, wanted, objects)
+        for slug, (_, fields) in wanted.items():
+            if slug not in created:
+                self._update_stated(model, objects[slug], fields, objects)
+        return objects
+
+    def _wanted(self, kind, entries, objects):
+        """slug -> (name, fields) the batch says; a stored or first stated name is kept."""
+        wanted = {}
         for slug, stated in entries.items():
             first = objects[slug].name if slug in objects else stated[0][1].name
             fields = {}
@@ -133,6 +136,10 @@ class CatalogueWriter:
                     self._warn_name(source, kind, slug, "name", first, entry.name)
                 fields.update(entry.fields)
             wanted[slug] = (first, fields)
+        return wanted
+
+    def _create_missing(self, model, wanted, objects):
+        """Create the wanted objects not stored, parents before their children; their slugs."""
         missing = [slug for slug in wanted if slug not in objects]
         created = set(missing)
         while missing:
@@ -152,22 +159,21 @@ class CatalogueWriter:
             objects.update((obj.slug, obj) for obj in made)
             missing = [slug for slug in missing if slug not in objects]
             self.changed = True
-        for slug, (_, fields) in wanted.items():
-            if slug in created:
-                continue
-            obj = objects[slug]
-            changed = {
-                column: value
-                for column, value in self._columns(fields, objects).items()
-                if getattr(obj, column) != value
-            }
-            if changed:
-                # One at a time: after a first load, only what a source changed.
-                model.objects.filter(pk=obj.pk).update(**changed)
-                for column, value in changed.items():
-                    setattr(obj, column, value)
-                self.changed = self.shared_changed = True
-        return objects
+        return created
+
+    def _update_stated(self, model, obj, fields, objects):
+        """Write the columns a source states that differ from the stored object's."""
+        changed = {
+            column: value
+            for column, value in self._columns(fields, objects).items()
+            if getattr(obj, column) != value
+        }
+        if changed:
+            # One at a time: after a first load, only what a source changed.
+            model.objects.filter(pk=obj.pk).update(**changed)
+            for column, value in changed.items():
+                setattr(obj, column, value)
+            self.changed = self.shared_changed = True
 
     @staticmethod
     def _columns(fields, objects):
@@ -214,13 +220,23 @@ class CatalogueWriter:
                     0, arxiv_id=self.paper_arxiv.get(slug, ""), **stated[0][1]
                 )
                 new.append((slug, paper))
-            warned = set()
-            for source, fields in stated:
-                for field, value in fields.items():
-                    kept = getattr(paper, field)
-                    if value != kept and (source, field) not in warned:
-                        warned.add((source, field))
-                        self._warn_name(source, "paper", slug, field, _text(kept), _text(value))
+            self._warn_paper(slug, paper, stated)
+        self._insert_papers(new)
+        self._add_arxiv_ids(papers)
+        return papers
+
+    def _warn_paper(self, slug, paper, stated):
+        """A warning for each source and detail it states otherwise than the paper keeps."""
+        warned = set()
+        for source, fields in stated:
+            for field, value in fields.items():
+                kept = getattr(paper, field)
+                if value != kept and (source, field) not in warned:
+                    warned.add((source, field))
+                    self._warn_name(source, "paper", slug, field, _text(kept), _text(value))
+
+    def _insert_papers(self, new):
+        """Insert the new (slug, paper) pairs under ids reserved for them."""
         for (_, paper), pk in zip(new, reserve_ids(Paper, len(new)), strict=True):
             paper.pk = pk
         # Flagged as their rows here say: the end of the load sets every
@@ -235,14 +251,15 @@ class CatalogueWriter:
             ],
         )  # fmt: skip
         self.changed |= bool(new)
-        # An arXiv id the archive gives for a paper a page file made first.
+
+    def _add_arxiv_ids(self, papers):
+        """An arXiv id the archive gives for a paper a page file made first."""
         for slug, found in self.paper_arxiv.items():
             paper = papers.get(slug)
             if paper is not None and not paper.arxiv_id:
                 Paper.objects.filter(pk=paper.pk).update(arxiv_id=found)
                 paper.arxiv_id = found
                 self.changed = self.shared_changed = True
-        return papers
 
 
 PAPER_FIELDS = ("id", "slug", "title", "url", "date", "arxiv_id", "has_code", "verified")
@@ -259,6 +276,16 @@ class _StoredPaper:
     url: str
     date: object
     arxiv_id: str
+
+
+def _parents(entries):
+    """The parent slugs the entries state."""
+    return {
+        entry.fields["parent"]
+        for stated in entries.values()
+        for _, entry in stated
+        if entry.fields.get("parent")
+    }
 
 
 def _text(value):
