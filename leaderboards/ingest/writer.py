@@ -1,11 +1,11 @@
 """The one way pages reach the database, for the page-file loader and the archive importer.
 
-A source is a page to read and check (a file, or a page dict a program built)
-with the catalogue metadata its source knows beyond the page format (the
-archive's task parents, synonyms and links, dataset parents and links, arXiv
-ids). Sources are taken a chunk at a time, one transaction a chunk: the
-catalogue the chunk names is created or brought up to date, then every new or
-changed page is written with one insert per table for the whole chunk. A chunk
+A source (sources.py) is a page to read and check (a file, or a page dict a
+program built) with the catalogue metadata its source knows beyond the page
+format. Sources are taken a chunk at a time, one transaction a chunk: the
+catalogue the chunk names is created or brought up to date (catalogue.py),
+then every new or changed page is written with one insert per table for the
+whole chunk (tables.py). A chunk
 the database refuses is written again page by page, so only the bad page
 fails. After the last chunk the end-of-load work (catalogue figures, the
 search index, the data version) runs; a marker committed with each chunk and
@@ -244,42 +244,54 @@ class Writer:
         never replaces one whose moment is known; between two unknown ones, the
         later load wins, since nothing says which is newer.
         """
-        name, page, current = item.source.name, item.page, item.current
-        field, stated = _moment_field(page)
-        other = self.taken.get(item.slug)
-        if other and other[1] == item.read_at and other[2] != item.sha:
-            # Two different files claim the same page at the same moment;
-            # neither is more recent, so the first taken stands.
-            self.report.failed.append(
-                (
-                    name,
-                    f"{field}: {stated} is the {field.split('.')[1]} of {page['url']} already "
-                    f"loaded from {other[0]} in this run, with different content; "
-                    f"a new version of a page needs a later {field}",
-                )
-            )
+        if self._taken_already(item):
             return False
-        self.taken[item.slug] = (name, item.read_at, item.sha)
-        if current is not None and current.source_sha256 == item.sha:
+        self.taken[item.slug] = (item.source.name, item.read_at, item.sha)
+        if item.current is not None and not self._newer_than_stored(item):
+            return False
+        if self.dry_run:
+            self._count([item])
+            return False
+        return True
+
+    def _taken_already(self, item):
+        """Whether another file of this run gave this page at the same moment; fails it if so."""
+        other = self.taken.get(item.slug)
+        if not other or other[1] != item.read_at or other[2] == item.sha:
+            return False
+        # Two different files claim the same page at the same moment;
+        # neither is more recent, so the first taken stands.
+        field, stated = _moment_field(item.page)
+        self.report.failed.append(
+            (
+                item.source.name,
+                f"{field}: {stated} is the {field.split('.')[1]} of {item.page['url']} already "
+                f"loaded from {other[0]} in this run, with different content; "
+                f"a new version of a page needs a later {field}",
+            )
+        )
+        return True
+
+    def _newer_than_stored(self, item):
+        """Whether a page is a newer version of its stored board; counts or fails it if not."""
+        name, current = item.source.name, item.current
+        field, stated = _moment_field(item.page)
+        if current.source_sha256 == item.sha:
             self.report.unchanged += 1
             return False
-        if current is not None and item.read_at is not None and item.read_at == current.read_at:
+        if item.read_at is not None and item.read_at == current.read_at:
             # Same moment, other content: not a newer version, and not the one
             # stored. Refused in every run, not only the one that stored it.
             self.report.failed.append(
                 (
                     name,
                     f"{field}: {stated} is the {field.split('.')[1]} of the stored "
-                    f"{page['url']}, but the content differs; a new version of a page "
+                    f"{item.page['url']}, but the content differs; a new version of a page "
                     f"needs a later {field}",
                 )
             )
             return False
-        if (
-            current is not None
-            and current.read_at is not None
-            and (item.read_at is None or item.read_at < current.read_at)
-        ):
+        if current.read_at is not None and (item.read_at is None or item.read_at < current.read_at):
             self.report.older += 1
             self.report.warnings.append(
                 (
@@ -288,12 +300,6 @@ class Writer:
                     f"the stored {current.read_at.isoformat()}; not applied",
                 )
             )
-            return False
-        if self.dry_run:
-            if current is None:
-                self.report.created += 1
-            else:
-                self.report.updated += 1
             return False
         return True
 
