@@ -277,73 +277,22 @@ def set_direction(
     decision (the public record shows it); by default the log's message.
     """
     refs = list(metrics)
-    outcome = Outcome()
     with transaction.atomic():
         lock_boards({ref.leaderboard_id for ref in refs})
-        stored = {
-            (metric.leaderboard_id, metric.name): metric
-            for metric in Metric.objects.filter(
-                leaderboard__in={ref.leaderboard_id for ref in refs},
-                name__in={ref.name for ref in refs},
-            ).select_related("leaderboard__task", "leaderboard__dataset")
-        }
-        asked = {ref.pk for ref in refs if ref.pk}
-        seen = set()
-        for ref in refs:
-            metric = stored.get((ref.leaderboard_id, ref.name))
-            if metric is None:
-                outcome.missing.append(ref)
-                continue
-            if metric.pk in seen:
-                continue
-            seen.add(metric.pk)
-            if metric.pk not in asked:
-                outcome.followed.append(metric)
-            decided = metric.editor_direction or metric.direction
-            if metric.editor_direction == direction or (undecided_only and decided):
-                outcome.unchanged.append(metric)
-            else:
-                outcome.changed.append(metric)
+        outcome = _sort_metrics(refs, direction, undecided_only)
         if not outcome.changed:
             return outcome
+        why = reason or message or ""
         before = [metric.direction for metric in outcome.changed]
-        if direction is None:
-            DirectionDecision.objects.filter(
-                reduce(
-                    operator.or_,
-                    (Q(leaderboard=m.leaderboard_id, metric=m.name) for m in outcome.changed),
-                )
-            ).delete()
-        else:
-            now = timezone.now()
-            DirectionDecision.objects.bulk_create(
-                [
-                    DirectionDecision(
-                        leaderboard_id=metric.leaderboard_id,
-                        metric=metric.name,
-                        direction=direction,
-                        decided_at=now,
-                        decided_by=user,
-                        reason=reason or message or "",
-                    )
-                    for metric in outcome.changed
-                ],
-                update_conflicts=True,
-                unique_fields=["leaderboard", "metric"],
-                update_fields=["direction", "decided_at", "decided_by", "reason"],
-            )
-        Metric.objects.filter(pk__in=[metric.pk for metric in outcome.changed]).update(
-            editor_direction=direction
-        )
-        for metric in outcome.changed:
-            metric.editor_direction = direction
+        _save_directions(outcome.changed, direction, user, why)
+        _copy_direction(outcome.changed, direction)
         record.directions_decided(
             [
                 (metric, was, metric.direction)
                 for metric, was in zip(outcome.changed, before, strict=True)
             ],
             user,
-            reason or message or "",
+            why,
             timezone.now(),
         )
         if log:
@@ -356,6 +305,75 @@ def set_direction(
         # The boards' best results follow their first metric's direction.
         _boards_changed({metric.leaderboard for metric in outcome.changed}, rows=False)
     return outcome
+
+
+def _sort_metrics(refs, direction, undecided_only):
+    """The stored metrics the refs name (by board and name), each once, as an Outcome
+    of those the direction changes and those it leaves as they are."""
+    outcome = Outcome()
+    stored = {
+        (metric.leaderboard_id, metric.name): metric
+        for metric in Metric.objects.filter(
+            leaderboard__in={ref.leaderboard_id for ref in refs},
+            name__in={ref.name for ref in refs},
+        ).select_related("leaderboard__task", "leaderboard__dataset")
+    }
+    asked = {ref.pk for ref in refs if ref.pk}
+    seen = set()
+    for ref in refs:
+        metric = stored.get((ref.leaderboard_id, ref.name))
+        if metric is None:
+            outcome.missing.append(ref)
+            continue
+        if metric.pk in seen:
+            continue
+        seen.add(metric.pk)
+        if metric.pk not in asked:
+            outcome.followed.append(metric)
+        decided = metric.editor_direction or metric.direction
+        if metric.editor_direction == direction or (undecided_only and decided):
+            outcome.unchanged.append(metric)
+        else:
+            outcome.changed.append(metric)
+    return outcome
+
+
+def _save_directions(metrics, direction, user, reason):
+    """The DirectionDecision of each metric: written, or deleted when the direction is None."""
+    if direction is None:
+        DirectionDecision.objects.filter(
+            reduce(
+                operator.or_,
+                (Q(leaderboard=m.leaderboard_id, metric=m.name) for m in metrics),
+            )
+        ).delete()
+        return
+    now = timezone.now()
+    DirectionDecision.objects.bulk_create(
+        [
+            DirectionDecision(
+                leaderboard_id=metric.leaderboard_id,
+                metric=metric.name,
+                direction=direction,
+                decided_at=now,
+                decided_by=user,
+                reason=reason,
+            )
+            for metric in metrics
+        ],
+        update_conflicts=True,
+        unique_fields=["leaderboard", "metric"],
+        update_fields=["direction", "decided_at", "decided_by", "reason"],
+    )
+
+
+def _copy_direction(metrics, direction):
+    """Metric.editor_direction, the copy of the decision the pages read."""
+    Metric.objects.filter(pk__in=[metric.pk for metric in metrics]).update(
+        editor_direction=direction
+    )
+    for metric in metrics:
+        metric.editor_direction = direction
 
 
 def undecided_metrics():

@@ -8,7 +8,7 @@ import sys
 import pytest
 from django.db import DatabaseError, connection
 
-from leaderboards.ingest import writer
+from leaderboards.ingest import tables, writer
 from leaderboards.ingest.loader import Loader
 from leaderboards.models import (
     Dataset,
@@ -299,7 +299,7 @@ def test_a_full_disk_in_a_chunk_rolls_it_back_and_stops_the_load(
 
     folder = tmp_path / "pages"
     write_boards(folder, seed_page)
-    real = writer._insert_rows
+    real = tables.insert_rows
     calls = []
 
     def full_on_second_chunk(items, papers):
@@ -309,7 +309,7 @@ def test_a_full_disk_in_a_chunk_rolls_it_back_and_stops_the_load(
         real(items, papers)
 
     monkeypatch.setattr(writer, "CHUNK", CHUNK)
-    monkeypatch.setattr(writer, "_insert_rows", full_on_second_chunk)
+    monkeypatch.setattr(tables, "insert_rows", full_on_second_chunk)
     report = Loader().load([folder])
     assert report.stopped.startswith("the disk is full")
     assert f"board-{CHUNK:04d}.json (and {CHUNK - 1} more of its chunk)" in report.stopped

@@ -210,9 +210,9 @@ def test_an_unknown_direction_is_kept_verbatim_and_warned(load, seed_page, write
 def test_a_failed_write_rolls_back_only_that_file(load, seed_page, write_page, monkeypatch):
     from django.db import IntegrityError
 
-    from leaderboards.ingest import writer
+    from leaderboards.ingest import tables
 
-    real = writer._verifications
+    real = tables._verifications
 
     # New pages are written together first, then one by one when that fails:
     # the failure must end up charged to its own file only.
@@ -221,7 +221,7 @@ def test_a_failed_write_rolls_back_only_that_file(load, seed_page, write_page, m
             raise IntegrityError("simulated failure")
         return real(snapshot, item)
 
-    monkeypatch.setattr(writer, "_verifications", fail_for_one)
+    monkeypatch.setattr(tables, "_verifications", fail_for_one)
     failing = copy.deepcopy(seed_page)
     failing["url"] = "/sota/will-fail"
     failing["rows"][0]["paper"] = "/paper/only-in-the-failing-file"

@@ -133,16 +133,16 @@ def test_a_chunk_written_again_page_by_page_warns_once(
 ):
     from django.db import IntegrityError
 
-    from leaderboards.ingest import writer
+    from leaderboards.ingest import tables
 
-    real = writer._verifications
+    real = tables._verifications
 
     def fail_for_one(snapshot, item):
         if snapshot.leaderboard.slug == "will-fail":
             raise IntegrityError("simulated failure")
         return real(snapshot, item)
 
-    monkeypatch.setattr(writer, "_verifications", fail_for_one)
+    monkeypatch.setattr(tables, "_verifications", fail_for_one)
     failing = dict(seed_page, url="/sota/will-fail")
     renaming = another_board(seed_page)
     path = write_page(renaming, "b.json")

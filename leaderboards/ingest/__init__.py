@@ -1,4 +1,9 @@
-"""Pages into the database: files read and checked (loader), written (writer)."""
+"""Pages into the database: files read and checked (loader, prepare), written (writer).
+
+The writer's parts: what a load is given and reports (sources), the shared
+catalogue of areas, tasks, datasets and papers (catalogue), and the bulk
+statements that fill a chunk's tables (tables).
+"""
 
 # Pages a transaction: the writer's chunk, and bench/raw_insert.py's. Each
 # commit writes every database page the chunk changed, and on a large site a

@@ -31,7 +31,8 @@ from leaderboards.format import derive
 from leaderboards.format.page import MAX_DEPTH, PageError, Refused, check_text, parse_date, slug_of
 from leaderboards.format.rules import arxiv_id, free_slug, paper_key, slug_for
 from leaderboards.ingest.loader import check_built
-from leaderboards.ingest.writer import Catalogue, Entry, Source, Writer
+from leaderboards.ingest.sources import Catalogue, Entry, Source
+from leaderboards.ingest.writer import Writer
 from leaderboards.models import Dataset, Leaderboard, Paper, Task
 
 ARCHIVE = "Papers with Code (evaluation-tables.json), CC BY-SA 4.0"
@@ -333,46 +334,54 @@ class Importer:
         name = f"{ancestors[-1].name} ({own})" if ancestors else own
         entry = self.datasets.get(name)
         if entry is None:
-            links = dataset.get("dataset_links") or []
-            fields = {
-                "description": dataset.get("description") or "",
-                "url": next(
-                    (link["url"] for link in links if isinstance(link, dict) and link.get("url")),
-                    "",
-                ),
-            }
-            if self._storable("dataset", name, fields):
-                self.report.datasets += 1
-                parent = {"parent": ancestors[-1].slug if ancestors else None}
-                entry = Entry(self._dataset_slug(name), name, {**parent, **fields})
-                tree.datasets.append(entry)
-            else:
-                # Reported; its subdatasets keep their names and go in without a parent.
-                entry = _unstored(name)
-            self.datasets[name] = entry
+            entry = self.datasets[name] = self._dataset_entry(name, dataset, ancestors, tree)
         chain = [*ancestors, entry]
         table = dataset.get("sota") or {}
         if not entry.slug:
             pass
         elif table.get("rows"):
-            task_slug = task_chain[-1].slug
-            board = self._board_slug(task_slug, entry.slug)
-            self.report.tables += 1
-            self.report.rows += len(table["rows"])
-            page = self._page(task, task_slug, areas, name, entry.slug, board, table)
-            papers = {slug_of(row["paper"]) for row in page["rows"] if row["paper"]}
-            catalogue = Catalogue(
-                tasks=[stored for stored in task_chain if stored.slug],
-                datasets=[stored for stored in chain if stored.slug],
-                paper_arxiv={
-                    slug: self.paper_arxiv[slug] for slug in papers if slug in self.paper_arxiv
-                },
-            )
-            yield Source(f"/sota/{board}", partial(check_built, page), catalogue)
+            yield self._table_source(task, task_chain, areas, chain, table)
         else:
             self.report.empty_tables += 1
         for child in dataset.get("subdatasets") or []:
             yield from self._dataset_pages(task, task_chain, areas, child, chain, tree)
+
+    def _dataset_entry(self, name, dataset, ancestors, tree):
+        """The Entry of a dataset met for the first time, added to its tree's catalogue."""
+        links = dataset.get("dataset_links") or []
+        fields = {
+            "description": dataset.get("description") or "",
+            "url": next(
+                (link["url"] for link in links if isinstance(link, dict) and link.get("url")),
+                "",
+            ),
+        }
+        if not self._storable("dataset", name, fields):
+            # Reported; its subdatasets keep their names and go in without a parent.
+            return _unstored(name)
+        self.report.datasets += 1
+        parent = {"parent": ancestors[-1].slug if ancestors else None}
+        entry = Entry(self._dataset_slug(name), name, {**parent, **fields})
+        tree.datasets.append(entry)
+        return entry
+
+    def _table_source(self, task, task_chain, areas, chain, table):
+        """The Source of a dataset's table: its page, and the catalogue above it."""
+        entry = chain[-1]
+        task_slug = task_chain[-1].slug
+        board = self._board_slug(task_slug, entry.slug)
+        self.report.tables += 1
+        self.report.rows += len(table["rows"])
+        page = self._page(task, task_slug, areas, entry.name, entry.slug, board, table)
+        papers = {slug_of(row["paper"]) for row in page["rows"] if row["paper"]}
+        catalogue = Catalogue(
+            tasks=[stored for stored in task_chain if stored.slug],
+            datasets=[stored for stored in chain if stored.slug],
+            paper_arxiv={
+                slug: self.paper_arxiv[slug] for slug in papers if slug in self.paper_arxiv
+            },
+        )
+        return Source(f"/sota/{board}", partial(check_built, page), catalogue)
 
     def _page(self, task, task_slug, areas, dataset_name, dataset_slug, board, table):
         rows = [self._row(rank, row) for rank, row in enumerate(table["rows"], start=1)]

@@ -21,7 +21,8 @@ from leaderboards.format.page import PageError, check_page, check_values, read_p
 from leaderboards.format.rules import compact_json, row_keys
 from leaderboards.ingest.files import page_files, read_file, start_reader
 from leaderboards.ingest.prepare import prepare
-from leaderboards.ingest.writer import CHUNK, LoadReport, Source, Writer
+from leaderboards.ingest.sources import LoadReport, ReadPage, Source
+from leaderboards.ingest.writer import CHUNK, Writer
 
 # Fewer files than this are read in the writer's process: starting a second
 # Python with Django costs about a second, which a small load does not win back.
@@ -34,10 +35,10 @@ __all__ = ["LoadReport", "Loader", "check_built", "page_files", "row_keys"]
 
 
 def _read_file(path):
-    """(page, sha256, warnings, prepared) of a page file, or its PageError."""
+    """The ReadPage of a page file, or its PageError."""
     try:
         page, sha, warnings = read_page(read_file(path))
-        return page, sha, warnings, prepare(page)
+        return ReadPage(page, sha, warnings, prepare(page))
     except PageError:
         raise
     except (RecursionError, ValueError) as error:
@@ -58,7 +59,7 @@ def check_built(page):
         raise
     except (RecursionError, ValueError, TypeError) as error:
         raise PageError("(page)", f"cannot be stored as a page: {error!r}") from None
-    return page, hashlib.sha256(data).hexdigest(), warnings, prepared
+    return ReadPage(page, hashlib.sha256(data).hexdigest(), warnings, prepared)
 
 
 class Loader:
@@ -137,8 +138,8 @@ def _read_ahead(files):
 
 
 def _read_files(paths):
-    """In the reading process: each file as (True, (page, sha256, warnings, prepared)) or
-    (False, (path, message)) of its PageError, which pickles only as its parts."""
+    """In the reading process: each file as (True, its ReadPage) or (False, (path,
+    message)) of its PageError, which pickles only as its parts."""
     results = []
     for path in paths:
         try:

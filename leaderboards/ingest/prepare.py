@@ -16,15 +16,14 @@ import dataclasses
 import datetime
 
 from leaderboards.format import derive
+from leaderboards.format.figures import FirstMetric, file_direction, new_board_figures
 from leaderboards.format.page import ROW_KEYS, slug_of, version_moment
 from leaderboards.format.rules import date_or_none, has_code, key_digest, row_keys
 from leaderboards.format.values import parse_metric_value
-from leaderboards.models import Metric
-from leaderboards.upkeep.figures import new_board_figures
 
 
 @dataclasses.dataclass(slots=True)
-class Prepared:
+class PreparedPage:
     """A checked page's database-free figures; each row list follows page["rows"]."""
 
     read_at: datetime.datetime | None
@@ -50,7 +49,7 @@ def prepare(page):
     dates = [date_or_none(row["paper_date"]) for row in rows]
     numbers = [[parse_metric_value(raw) for raw in row["metrics"].values()] for row in rows]
     ran = [verified and _code_ran(row) for row in rows]
-    return Prepared(
+    return PreparedPage(
         read_at=version_moment(page),
         differences=derive.differences(page),
         figures=_figures(page, dates, numbers, ran),
@@ -75,7 +74,8 @@ def _figures(page, dates, numbers, ran):
     first = None
     if page["metrics"]:
         name = page["metrics"][0]
-        first = Metric(name=name, source_direction=page["metric_direction"]["by_metric"][name])
+        # A board made from this page has no editor's direction yet: the file's word.
+        first = FirstMetric(name, file_direction(page["metric_direction"]["by_metric"][name]))
     rows = []
     for data, date, parsed, row_ran in zip(page["rows"], dates, numbers, ran, strict=True):
         value = None

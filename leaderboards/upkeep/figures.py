@@ -13,6 +13,7 @@ from django.db.models import Count, Exists, F, IntegerField, Max, OuterRef, Q, S
 from django.db.models.functions import Coalesce, RowNumber
 from django.utils import timezone
 
+from leaderboards.format.figures import board_figures, top_result
 from leaderboards.format.rules import has_code_q
 from leaderboards.models import (
     Area,
@@ -42,8 +43,8 @@ def refresh_leaderboards(ids):
     """Row count, newest paper date, verified rows and since-archive entries of boards.
 
     A fixed number of statements however many boards: the loader calls this
-    once per chunk, for the boards it re-wrote (new_board_figures() gives those
-    of the boards it made).
+    once per chunk, for the boards it re-wrote (format.figures.new_board_figures()
+    gives those of the boards it made).
     """
     if not ids:
         return
@@ -73,7 +74,7 @@ def refresh_leaderboards(ids):
     stored = {}
     for pk in ids:
         found = figures.get(pk, {})
-        stored[pk] = _figures(
+        stored[pk] = board_figures(
             found.get("rows", 0),
             found.get("newest"),
             found.get("verified", 0),
@@ -81,40 +82,6 @@ def refresh_leaderboards(ids):
             top[pk],
         )
     _store(stored)
-
-
-def new_board_figures(rows, first, since_archive):
-    """The figures refresh_leaderboards() would read back for a board the loader
-    is about to make, from its page: every row shown (no editor has decided
-    anything on a board that did not exist), and no snapshot but the page's.
-    The board is inserted with them; reading them back and updating it was a
-    twentieth of a large load.
-
-    `rows` holds (rank, model, paper_date, ran, value) for each row, `value`
-    being the row's (raw, number) for the first metric, None where it has none;
-    `first` is that Metric (or None); `since_archive` the snapshot's block, None
-    without a snapshot.
-    """
-    shown = sorted(rows, key=lambda row: row[0])
-    readable = since_archive if isinstance(since_archive, dict) else {}
-    return _figures(
-        len(shown),
-        max((row[2] for row in shown if row[2] is not None), default=None),
-        sum(1 for row in shown if row[3]),
-        len(readable.get("entries") or []),
-        top_result(first, [(model, *(value or (None, None))) for _, model, _, _, value in shown]),
-    )
-
-
-def _figures(rows, newest, verified, since, best):
-    """A board's figures as Leaderboard field values."""
-    return {
-        "row_count": rows,
-        "newest_paper_date": newest,
-        "verified_row_count": verified,
-        "since_archive_entry_count": since,
-        **best,
-    }
 
 
 def _store(figures):
@@ -158,33 +125,6 @@ def _top_results(ids):
     ):
         rows[board].append((model, *values.get(pk, (None, None))))
     return {pk: top_result(first.get(pk), rows[pk]) for pk in ids}
-
-
-def top_result(first, rows):
-    """The result lists show for a board, as Leaderboard field values.
-
-    `first` is the board's first metric (or None); `rows` its shown rows in
-    archive order as (model, raw, number) for that metric. The best row by the
-    first metric when that metric's direction is known (ties to the archive's
-    order); otherwise, or when no row has a number for it, the archive's first
-    shown row, and `top_is_best` says so.
-    """
-    if not rows:
-        return {"top_model": "", "top_metric": "", "top_value": None, "top_is_best": False}
-    direction = first.direction if first is not None else None
-    numbered = [row for row in rows if row[2] is not None]
-    if direction and numbered:
-        sign = 1 if direction == "higher" else -1
-        # max() keeps the first of equal rows: the archive's order breaks ties.
-        model, raw, _ = max(numbered, key=lambda row: sign * row[2])
-        return {"top_model": model, "top_metric": first.name, "top_value": raw, "top_is_best": True}
-    model, raw, _ = rows[0]
-    return {
-        "top_model": model,
-        "top_metric": first.name if first is not None else "",
-        "top_value": raw,
-        "top_is_best": False,
-    }
 
 
 def _count(queryset, field, aggregate):
