@@ -18,8 +18,9 @@ from django.urls import reverse
 from leaderboards.format.rules import n_samples
 from leaderboards.models import Leaderboard, Row, RowVerification, SyntologySnapshot
 from leaderboards.web.chart import build_chart
-from leaderboards.web.export import PageData, Unservable, page_csv, page_json
+from leaderboards.web.export import page_csv, page_document, page_json
 from leaderboards.web.filters import RowFilter
+from leaderboards.web.page_data import PageData, Unservable
 from leaderboards.web.prepared import (
     MetricRef,
     Prepared,
@@ -465,7 +466,7 @@ UNSERVABLE_STATUS = 503
 def leaderboard_json(request, slug):
     data = _page_data(slug)
     try:
-        text = page_json(data.document())
+        text = page_json(page_document(data))
     except Unservable as error:
         logger.error("leaderboard %s: page file cannot be exported: %s", slug, error)
         return JsonResponse(
