@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from leaderboards.models import Leaderboard, SearchEntry
 from leaderboards.upkeep import search
-from leaderboards.upkeep.cache import PAGE_CACHE
+from leaderboards.web.page_cache import PAGE_CACHE
 from leaderboards.web.views.search import MAX_SUGGESTIONS, SUGGESTIONS_PER_KIND
 from tests.conftest import SEED_SLUG
 from tests.test_catalogue import board

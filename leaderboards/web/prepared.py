@@ -30,8 +30,8 @@ from django.conf import settings
 from django.core.cache import caches
 from django.template.loader import render_to_string
 
-from leaderboards.upkeep.cache import PAGE_CACHE
 from leaderboards.web.filters import RowFilter
+from leaderboards.web.page_cache import PAGE_CACHE
 from leaderboards.web.table import Folding
 
 # Raised whenever what is kept changes shape, so a shared cache filled by an

@@ -249,7 +249,7 @@ def _from_parts(request, prepared, board=None):
         board=board,
     )
     # The board's own address is kept whole (the page most asked for); any
-    # other is made again from the parts (upkeep/cache.py).
+    # other is made again from the parts (web/page_cache.py).
     response.remade_cheaply = bool(request.GET)
     return response
 
@@ -426,7 +426,7 @@ def _render_page(
         "leaderboards/leaderboard_detail.html",
         {
             # The model, for an editor's "Edit" link; an editor's page is never made from the
-            # prepared parts alone, as it is never cached (upkeep/cache.py).
+            # prepared parts alone, as it is never cached (web/page_cache.py).
             "leaderboard": board,
             "prepared": prepared,
             "filter_html": filter_html,
