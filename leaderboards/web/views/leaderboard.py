@@ -23,7 +23,7 @@ from leaderboards.web.filters import RowFilter
 from leaderboards.web.page_data import PageData, Unservable
 from leaderboards.web.prepared import (
     MetricRef,
-    Prepared,
+    PreparedBoard,
     asks_for_a_view,
     keep,
     kept,
@@ -255,7 +255,7 @@ def _from_parts(request, prepared, board=None):
 
 
 def _prepare(data):
-    """The Prepared parts of `data`'s page: what it shows whatever the query string."""
+    """`data`'s page as a PreparedBoard: the parts it shows whatever the query string."""
     board = data.leaderboard
     metrics = tuple(MetricRef(m.name, m.direction, m.direction_set_by) for m in data.metrics)
     everything = [TableRow(*triple) for triple in data.table()]
@@ -283,7 +283,7 @@ def _prepare(data):
     names = [metric.name for metric in metrics]
     first_rows = (everything + added)[:ROWS_PER_PAGE]
     syntology = bool(document["syntology"])
-    return Prepared(
+    return PreparedBoard(
         slug=board.slug,
         url=board.get_absolute_url(),
         json_url=reverse("leaderboards:leaderboard_json", args=[board.slug]),
