@@ -21,7 +21,7 @@ from collections.abc import Callable
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
-from leaderboards import decisions
+from leaderboards import decisions, search
 from leaderboards.format import derive
 from leaderboards.format.page import PAGE_KEYS, PageError, slug_of
 from leaderboards.format.rules import free_slug, slug_for
@@ -42,7 +42,6 @@ from leaderboards.models import (
     UpkeepPending,
     page_version_now,
 )
-from leaderboards.upkeep import search
 from leaderboards.upkeep.bulk import among, reserve_ids
 from leaderboards.upkeep.bulk import insert as _insert
 from leaderboards.upkeep.bulk import prepared as _prepared
