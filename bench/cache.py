@@ -63,7 +63,7 @@ def measure(db, sample, redis_url, seed):
 
     from leaderboards import decisions
     from leaderboards.models import Leaderboard
-    from leaderboards.upkeep.cache import PAGE_CACHE
+    from leaderboards.web.page_cache import PAGE_CACHE
 
     if not redis_url:
         # The per-process cache's bound would evict the sample before it is asked

@@ -33,7 +33,7 @@ from django.db.models.constants import OnConflict
 from django.db.models.functions import Cast, Substr
 from django.utils import timezone
 
-from leaderboards import record
+from leaderboards import record, search
 from leaderboards.format.rules import stored_keys
 from leaderboards.models import (
     ChangeKind,
@@ -45,7 +45,6 @@ from leaderboards.models import (
     Row,
     RowDecision,
 )
-from leaderboards.upkeep import search
 from leaderboards.upkeep.cache import data_changed
 from leaderboards.upkeep.figures import refresh_counts, refresh_leaderboards
 

@@ -73,7 +73,7 @@ MIDDLEWARE = [
     # Before the rest, so a cached page skips them; after the headers above,
     # which every response gets, cached or not.
     "sotasite.routers.ReadDatabaseMiddleware",
-    "leaderboards.upkeep.cache.PageCacheMiddleware",
+    "leaderboards.web.page_cache.PageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

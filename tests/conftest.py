@@ -190,7 +190,7 @@ def page_cache(request, settings):
     """The page cache on, once per process's own memory and once in Redis."""
     from django.core.cache import caches
 
-    from leaderboards.upkeep.cache import PAGE_CACHE
+    from leaderboards.web.page_cache import PAGE_CACHE
     from sotasite.settings import redis_page_cache
 
     if request.param == "redis":
@@ -216,7 +216,7 @@ def cached_entries():
 
     from django.core.cache import caches
 
-    from leaderboards.upkeep.cache import PAGE_CACHE
+    from leaderboards.web.page_cache import PAGE_CACHE
 
     cache = caches[PAGE_CACHE]
     if isinstance(cache._cache, dict):

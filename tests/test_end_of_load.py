@@ -8,6 +8,7 @@ import sys
 import pytest
 from django.db import DatabaseError, connection
 
+from leaderboards import search
 from leaderboards.ingest import tables, writer
 from leaderboards.ingest.loader import Loader
 from leaderboards.models import (
@@ -20,7 +21,6 @@ from leaderboards.models import (
     Task,
     UpkeepPending,
 )
-from leaderboards.upkeep import search
 from leaderboards.upkeep.cache import versions
 from tests.conftest import ROOT, child_env, scaled_page, write_board_files
 
@@ -38,8 +38,8 @@ def upkeep_state():
     from django.db import transaction
 
     from leaderboards.models import Area, Dataset, Paper, SearchEntry, Task
+    from leaderboards.search import refresh_index
     from leaderboards.upkeep.figures import refresh_counts
-    from leaderboards.upkeep.search import refresh_index
 
     def kept():
         return {

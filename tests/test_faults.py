@@ -43,12 +43,13 @@ import json, sys
 from pathlib import Path
 import django
 django.setup()
-from leaderboards.web.export import PageData
+from leaderboards.web.export import page_document
+from leaderboards.web.page_data import PageData
 from leaderboards.models import Leaderboard
 folders = [Path(arg) for arg in sys.argv[1:]]
 matches = {}
 for board in Leaderboard.objects.with_areas_and_metrics():
-    document = PageData(board).document()
+    document = page_document(PageData(board))
     matches[board.slug] = next(
         (index for index, folder in enumerate(folders)
          if json.loads((folder / f"{board.slug}.json").read_text()) == document),

@@ -4,7 +4,8 @@ import io
 import pytest
 from django.urls import reverse
 
-from leaderboards.web.export import PageData
+from leaderboards.web.export import page_document
+from leaderboards.web.page_data import PageData
 from tests.conftest import SEED_SLUG, scaled_page
 
 CSV_URL = reverse("leaderboards:leaderboard_csv", args=[SEED_SLUG])
@@ -52,7 +53,7 @@ def test_csv_costs_a_fixed_number_of_queries(seeded, client, django_assert_num_q
 
 def test_page_data_without_row_extras_refuses_to_write_a_page_file(seeded):
     with pytest.raises(ValueError, match="extra keys"):
-        PageData(seeded, row_extras=False).document()
+        page_document(PageData(seeded, row_extras=False))
 
 
 # The CSV and the page read one query string (issue #12): what the table shows,

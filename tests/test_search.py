@@ -12,8 +12,11 @@ from django.db import connection
 from django.db.models.expressions import RawSQL
 from django.urls import reverse
 
+from leaderboards import search
 from leaderboards.models import SearchEntry
-from leaderboards.upkeep import search
+from leaderboards.search import index
+from leaderboards.search import query as search_query
+from leaderboards.search.terms import terms
 from tests.conftest import SEED_SLUG, scaled_page
 from tests.test_catalogue import board
 from tests.test_leaderboard_page import models_in_order
@@ -33,7 +36,7 @@ def test_the_database_in_use_has_its_full_text_index(seeded):
             )
             assert "gin" in cursor.fetchone()[0].lower()
         else:
-            cursor.execute(f"SELECT count(*) FROM {search.FTS_TABLE}")
+            cursor.execute(f"SELECT count(*) FROM {index.FTS_TABLE}")
             assert cursor.fetchone()[0] == SearchEntry.objects.count() > 0
 
 
@@ -43,7 +46,7 @@ def test_the_search_goes_through_that_index(seeded):
             # Too few rows for the planner to prefer the index on its own.
             cursor.execute("SET LOCAL enable_seqscan = off")
             cursor.execute("SET LOCAL enable_hashjoin = off")
-        plan = search._matching(["out", "distribution"]).explain()
+        plan = search_query._matching(["out", "distribution"]).explain()
     expected = "search_entry_name_vector_idx" if connection.vendor == "postgresql" else "VIRTUAL"
     assert expected in plan
 
@@ -57,11 +60,11 @@ def test_short_words_read_whole_find_what_prefixes_find(seeded):
         "WHERE to_tsvector('simple', name) @@ to_tsquery('simple', %s)"
     )
     for query in ["o", "ou", "o d", "b 16", "vi b", "n", "ne", "im c", "e", "1k", "x"]:
-        words = search.terms(query)
-        assert any(len(word) <= search.INITIALS for word in words), query
+        words = terms(query)
+        assert any(len(word) <= index.INITIALS for word in words), query
         prefixes = " & ".join(f"{word}:*" for word in words)
         expected = SearchEntry.objects.filter(pk__in=RawSQL(plain, [prefixes]))
-        assert set(search._matching(words)) == set(expected), query
+        assert set(search_query._matching(words)) == set(expected), query
 
 
 def test_one_search_finds_task_dataset_board_papers_and_models(seeded):
@@ -71,7 +74,7 @@ def test_one_search_finds_task_dataset_board_papers_and_models(seeded):
     assert names(found, "leaderboard") == ["Out-of-Distribution Detection on ImageNet-1k vs SUN"]
     total, papers = found["paper"]
     # Every title with words starting "out", "of" and "distribution"; 10 shown.
-    assert total == 16 and len(papers) == search.DEFAULT_PER_KIND == 10
+    assert total == 16 and len(papers) == search_query.DEFAULT_PER_KIND == 10
     assert search.search("neglabel")["model"][1][0].name == "CMA(ViT-B/16, NegLabel)"
 
 

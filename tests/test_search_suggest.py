@@ -6,9 +6,12 @@ from django.db.models import Case, Value, When
 from django.db.models.functions import Length
 from django.urls import reverse
 
-from leaderboards.models import Leaderboard, SearchEntry
-from leaderboards.upkeep import search
-from leaderboards.upkeep.cache import PAGE_CACHE
+from leaderboards import search
+from leaderboards.models import Leaderboard, SearchEntry, SearchKind
+from leaderboards.search import index
+from leaderboards.search import query as search_query
+from leaderboards.search.terms import exact_text, terms
+from leaderboards.web.page_cache import PAGE_CACHE
 from leaderboards.web.views.search import MAX_SUGGESTIONS, SUGGESTIONS_PER_KIND
 from tests.conftest import SEED_SLUG
 from tests.test_catalogue import board
@@ -146,13 +149,13 @@ def sorted_search(query, per_kind):
     Within a kind a name equal to the query (ignoring case) first, then shorter
     names, then by name and id. The site finds the same without the sort.
     """
-    words = search.terms(query)
+    words = terms(query)
     if not words:
         return {}
     matches = (
-        search._matching(words)
+        search_query._matching(words)
         .annotate(
-            exact=Case(When(name__iexact=search._exact(query), then=Value(0)), default=Value(1)),
+            exact=Case(When(name__iexact=exact_text(query), then=Value(0)), default=Value(1)),
             name_length=Length("name"),
         )
         .order_by("exact", "name_length", "name", "pk")
@@ -163,7 +166,7 @@ def sorted_search(query, per_kind):
         found[entry.kind][0] = total + 1
         if len(shown) < per_kind:
             shown.append(entry)
-    kinds = [kind for kind in search.SearchKind.values if kind in found]
+    kinds = [kind for kind in SearchKind.values if kind in found]
     return {kind: (found[kind][0], found[kind][1]) for kind in kinds}
 
 
@@ -212,13 +215,13 @@ def test_suggestions_are_the_first_of_what_search_shows(react_boards, per_kind):
 
 def test_entries_are_numbered_in_the_search_order_of_their_kind(react_boards):
     """What lets a kind's first matching ids be its first suggestions."""
-    for kind in search.SearchKind.values:
+    for kind in SearchKind.values:
         ids = list(
             SearchEntry.objects.filter(kind=kind)
             .order_by(Length("name"), "name", "pk")
             .values_list("pk", flat=True)
         )
-        start, end = search._span(kind)
+        start, end = index.span(kind)
         assert ids == sorted(ids) and start <= ids[0] and ids[-1] <= end, kind
 
 
@@ -236,8 +239,8 @@ def test_models_re_indexed_out_of_order_are_still_suggested_in_order(
     decisions.withhold(ref, "Spam", editor)
     decisions.restore(ref, editor)
     restored = SearchEntry.objects.get(kind="model", name="NPOS", slug=SEED_SLUG)
-    assert restored.pk >= search.UNORDERED
-    monkeypatch.setattr(search, "_listed", lambda *args: None)
+    assert restored.pk >= index.UNORDERED
+    monkeypatch.setattr(search_query, "_listed", lambda *args: None)
     for query in [*QUERIES, "n", "np", "NPOS"]:
         shown = first_of_each_kind(sorted_search(query, per_kind=per_kind), per_kind)
         assert first_of_each_kind(search.suggest(query, per_kind), per_kind) == shown, query
@@ -254,14 +257,14 @@ def test_models_re_indexed_out_of_order_are_still_suggested_in_order(
 @pytest.mark.parametrize("per_kind", [1, 2])
 def test_short_prefix_lists_rank_as_sorting_every_match(react_boards, monkeypatch, per_kind):
     """Lists of two entries a kind, every prefix listed: most answers need the cut-off rule."""
-    monkeypatch.setattr(search, "LISTED_PER_KIND", 2)
-    monkeypatch.setattr(search, "BROAD_PREFIX", 1)
+    monkeypatch.setattr(index, "LISTED_PER_KIND", 2)
+    monkeypatch.setattr(index, "BROAD_PREFIX", 1)
     search.refresh_index()
     for query in QUERIES:
         shown = first_of_each_kind(sorted_search(query, per_kind=per_kind), per_kind)
         assert first_of_each_kind(search.suggest(query, per_kind), per_kind) == shown, query
     # The lists answered those they could, and could not answer all.
-    answered = [q for q in QUERIES if search._listed(search.terms(q), q, per_kind) is not None]
+    answered = [q for q in QUERIES if search_query._listed(terms(q), q, per_kind) is not None]
     assert {"react", "r", "d", "npos", "vit b", "d r", "o o"} <= set(answered)
     assert set(answered) < set(QUERIES)
 
@@ -287,7 +290,7 @@ def test_words_of_a_letter_each_are_answered_from_their_initials_list(
     ok, _, err = load(*(write_page(page) for page in pages))
     assert ok, err
     # Lists as long as the box shows of a kind: no list but the pair's holds all.
-    monkeypatch.setattr(search, "LISTED_PER_KIND", SUGGESTIONS_PER_KIND)
+    monkeypatch.setattr(index, "LISTED_PER_KIND", SUGGESTIONS_PER_KIND)
     search.refresh_index()
     for query in ["d r", "r d", "R  D", "d r d", "z d", "z r d", "d r z r"]:
         with django_assert_num_queries(1):

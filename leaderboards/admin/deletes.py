@@ -12,8 +12,8 @@ from contextlib import contextmanager
 
 from django.db import router, transaction
 
+from leaderboards import search
 from leaderboards.models import Leaderboard
-from leaderboards.upkeep import search
 from leaderboards.upkeep.figures import refresh_counts, refresh_leaderboards
 
 

@@ -18,13 +18,12 @@ import itertools
 
 from django.db import DatabaseError, connection, transaction
 
-from leaderboards import decisions
+from leaderboards import decisions, search
 from leaderboards.format.page import PageError
 from leaderboards.ingest import CHUNK, tables
 from leaderboards.ingest.catalogue import CatalogueWriter
 from leaderboards.ingest.sources import Catalogue, Entry, LoadReport, PageItem, Source
 from leaderboards.models import Leaderboard, UpkeepPending
-from leaderboards.upkeep import search
 from leaderboards.upkeep.cache import bump_catalogue_version, data_changed
 from leaderboards.upkeep.figures import refresh_counts, refresh_leaderboards
 from leaderboards.upkeep.statistics import analyze_grown_tables, refresh_statistics

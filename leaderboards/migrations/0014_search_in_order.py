@@ -1,6 +1,6 @@
 """Search entries numbered in the search's order, and indexes that read short prefixes at once.
 
-See leaderboards/upkeep/search.py (KIND_SPAN): each kind's entries are
+See leaderboards/search/index.py (KIND_SPAN): each kind's entries are
 numbered from its own span, shortest name first, so a kind's first matches
 are its first matching ids. Existing entries are renumbered here; the prefix
 lists are emptied (they refer to the old ids) and written again by the next

@@ -2,7 +2,7 @@
 
 A visitor has no session cookie, and for them the session is never read: a
 page that read it would vary by cookie, and the page cache would keep none.
-With the cookie, the page cache is bypassed both ways (upkeep/cache.py), so a
+With the cookie, the page cache is bypassed both ways (web/page_cache.py), so a
 page rendered for an editor is never stored nor served to anyone else.
 """
 

@@ -30,13 +30,14 @@ from django.conf import settings
 from django.core.cache import caches
 from django.template.loader import render_to_string
 
-from leaderboards.upkeep.cache import PAGE_CACHE
 from leaderboards.web.filters import RowFilter
+from leaderboards.web.page_cache import PAGE_CACHE
 from leaderboards.web.table import Folding
 
 # Raised whenever what is kept changes shape, so a shared cache filled by an
-# older deploy is never read as this one's.
-FORMAT = 1
+# older deploy is never read as this one's (2: the class kept was renamed, and an
+# older entry would not unpickle).
+FORMAT = 2
 
 # The query-string keys that change what the page shows; any other is carried
 # along in its links and changes nothing else.
@@ -56,7 +57,9 @@ class MetricRef:
 
 
 @dataclass(frozen=True, slots=True)
-class Prepared:
+class PreparedBoard:
+    """The parts of one board's page that no query string changes (see above)."""
+
     slug: str
     url: str
     json_url: str
@@ -95,7 +98,7 @@ def _usable(found):
 
 
 def kept(found):
-    """The Prepared kept for these versions (the page cache's for this request), or None."""
+    """The PreparedBoard kept for these versions (the page cache's for this request), or None."""
     if not _usable(found):
         return None
     return caches[PAGE_CACHE].get(_key(found))

@@ -3,7 +3,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from leaderboards.models import Leaderboard
-from leaderboards.web.export import PageData, Unservable, page_json
+from leaderboards.web.export import page_document, page_json
+from leaderboards.web.page_data import PageData, Unservable
 
 
 class Command(BaseCommand):
@@ -17,7 +18,7 @@ class Command(BaseCommand):
         written, failed = 0, 0
         for leaderboard in Leaderboard.objects.named().iterator(chunk_size=500):
             try:
-                text = page_json(PageData(leaderboard).document())
+                text = page_json(page_document(PageData(leaderboard)))
             except Unservable as error:
                 # One board's stored value that JSON cannot carry costs that file only.
                 self.stderr.write(f"{leaderboard.slug}: not written: {error}")

@@ -18,11 +18,12 @@ from django.urls import reverse
 from leaderboards.format.rules import n_samples
 from leaderboards.models import Leaderboard, Row, RowVerification, SyntologySnapshot
 from leaderboards.web.chart import build_chart
-from leaderboards.web.export import PageData, Unservable, page_csv, page_json
+from leaderboards.web.export import page_csv, page_document, page_json
 from leaderboards.web.filters import RowFilter
+from leaderboards.web.page_data import PageData, Unservable
 from leaderboards.web.prepared import (
     MetricRef,
-    Prepared,
+    PreparedBoard,
     asks_for_a_view,
     keep,
     kept,
@@ -248,13 +249,13 @@ def _from_parts(request, prepared, board=None):
         board=board,
     )
     # The board's own address is kept whole (the page most asked for); any
-    # other is made again from the parts (upkeep/cache.py).
+    # other is made again from the parts (web/page_cache.py).
     response.remade_cheaply = bool(request.GET)
     return response
 
 
 def _prepare(data):
-    """The Prepared parts of `data`'s page: what it shows whatever the query string."""
+    """`data`'s page as a PreparedBoard: the parts it shows whatever the query string."""
     board = data.leaderboard
     metrics = tuple(MetricRef(m.name, m.direction, m.direction_set_by) for m in data.metrics)
     everything = [TableRow(*triple) for triple in data.table()]
@@ -282,7 +283,7 @@ def _prepare(data):
     names = [metric.name for metric in metrics]
     first_rows = (everything + added)[:ROWS_PER_PAGE]
     syntology = bool(document["syntology"])
-    return Prepared(
+    return PreparedBoard(
         slug=board.slug,
         url=board.get_absolute_url(),
         json_url=reverse("leaderboards:leaderboard_json", args=[board.slug]),
@@ -425,7 +426,7 @@ def _render_page(
         "leaderboards/leaderboard_detail.html",
         {
             # The model, for an editor's "Edit" link; an editor's page is never made from the
-            # prepared parts alone, as it is never cached (upkeep/cache.py).
+            # prepared parts alone, as it is never cached (web/page_cache.py).
             "leaderboard": board,
             "prepared": prepared,
             "filter_html": filter_html,
@@ -465,7 +466,7 @@ UNSERVABLE_STATUS = 503
 def leaderboard_json(request, slug):
     data = _page_data(slug)
     try:
-        text = page_json(data.document())
+        text = page_json(page_document(data))
     except Unservable as error:
         logger.error("leaderboard %s: page file cannot be exported: %s", slug, error)
         return JsonResponse(

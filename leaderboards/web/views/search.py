@@ -5,7 +5,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from leaderboards.models import SearchKind
-from leaderboards.upkeep.search import MAX_QUERY_LENGTH, search, suggest
+from leaderboards.search import search, suggest
+from leaderboards.search.terms import MAX_QUERY_LENGTH
 
 PER_KIND = 10
 # A few of each kind, tasks first: enough to tell whether a task exists, short

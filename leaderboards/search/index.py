@@ -1,0 +1,320 @@
+"""The search's entries and lists, rebuilt after each load and after editors' changes.
+
+refresh_index() copies the names of tasks, datasets, leaderboards, papers and
+models into SearchEntry, numbered in the search's order within each kind (see
+KIND_SPAN), then has each database's full-text engine index them; refresh_prefixes()
+lists each short prefix's first entries (SearchPrefix), from which the search
+box is answered; refresh_models() re-indexes a few boards' model names. The
+constants here describe what the index holds, which query.py reads.
+"""
+
+import unicodedata
+from collections import Counter, defaultdict
+from itertools import combinations
+
+from django.contrib.postgres.fields import ArrayField
+from django.db import connection, transaction
+from django.db.models import Func, TextField
+
+from leaderboards.models import (
+    Dataset,
+    Leaderboard,
+    Paper,
+    Row,
+    SearchEntry,
+    SearchKind,
+    SearchPrefix,
+    Task,
+)
+from leaderboards.search.terms import WORD, name_words
+from leaderboards.upkeep.bulk import insert
+
+FTS_TABLE = "leaderboards_searchentry_fts"
+PG_INDEX = "search_entry_name_vector_idx"
+
+# A word of up to this many letters is looked up whole on PostgreSQL: the index
+# lists each word's first letter and first two letters as words of their own
+# (migration 0014), so "c" is one posting list, not the union of every word
+# that begins with c. SQLite's FTS5 table keeps prefix indexes of the same lengths.
+INITIALS = 2
+# The longest prefix SQLite's full-text index keeps lists for (its `prefix`
+# option, migration 0014). A longer word's prefix is found by merging every
+# word it begins, each time the query is run.
+FTS_PREFIX_LETTERS = 2
+
+# An entry's id is its place in the search's order within its kind: refresh_index()
+# numbers kind number k (SearchKind order) from KIND_SPAN * (k + 1), shortest
+# name first, then by name. A kind's first matches for any query are then the
+# first ids the full-text engine finds in its span, so a query matching half
+# the archive stops after a few ids instead of sorting every match. Entries
+# re-indexed between loads (refresh_models) are numbered from UNORDERED on.
+KIND_SPAN = 10**12
+UNORDERED = KIND_SPAN * (len(SearchKind.values) + 1)
+
+
+def span(kind):
+    """The first and last id of a kind's entries in the search's order."""
+    start = KIND_SPAN * (SearchKind.values.index(kind) + 1)
+    return start, start + KIND_SPAN - 1
+
+
+def _insert(kind, select, params=(), first=None):
+    """Copy names into the entries table with one INSERT ... SELECT, numbered in
+    the search's order from `first` (the kind's span unless given).
+
+    `select` gives the columns name, slug and context.
+    """
+    table = SearchEntry._meta.db_table
+    start = span(kind)[0] if first is None else first
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (id, kind, name, slug, context) "
+            "SELECT %s + ROW_NUMBER() OVER (ORDER BY length(name), name), %s, name, slug, context "
+            f"FROM ({select}) found",
+            [start - 1, kind, *params],
+        )
+
+
+# A list of initials is named by its letters in order, space-separated ("f l r"):
+# no word's prefix holds a space, so the two kinds of list never share a name.
+def initials_name(letters):
+    return " ".join(letters)
+
+
+def _initials_groups(words):
+    """The letters of every list an entry with these words is in: each pair and
+    three of their initials, in order; initials_name() names each."""
+    letters = sorted({word[0] for word in words})
+    for size in range(2, INITIALS_LISTED + 1):
+        yield from combinations(letters, size)
+
+
+# SearchPrefix lists every prefix of up to PREFIX_LETTERS letters, and a longer one
+# when its words begin at least BROAD_PREFIX names (fewer are ranked quickly enough),
+# up to MAX_PREFIX letters; LISTED_PER_KIND entries of each kind each (the box shows
+# three, the rest let a query of several words find three that match all of them).
+PREFIX_LETTERS = 3
+BROAD_PREFIX = 1000
+MAX_PREFIX = SearchPrefix._meta.get_field("prefix").max_length
+LISTED_PER_KIND = 8
+# Lists of names by their words' initials, each pair and each three of them: as
+# many names of a kind as the box shows, since a query reading one is those
+# letters and at most a few more.
+INITIALS_LISTED = 3
+INITIALS_PER_KIND = 3
+_VOCAB = "leaderboards_searchentry_words"
+
+
+def _words_in_search_order():
+    """(id, kind, words) of every entry, in search()'s order within each kind.
+
+    That is id order, as refresh_index() numbers them (see KIND_SPAN); this
+    runs only straight after it. The words are the engine's own (SQLite's
+    from the FTS5 index, PostgreSQL's from the same tsvector the GIN index
+    holds), so a prefix lists what query._matching() finds, accents and case folded
+    as the engine folds them.
+    """
+    ordered = SearchEntry.objects.order_by("pk")
+    if connection.vendor == "postgresql":
+        words = Func(
+            name_words(), function="tsvector_to_array", output_field=ArrayField(TextField())
+        )
+        return list(ordered.annotate(words=words).values_list("pk", "kind", "words"))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{_VOCAB} "
+            f"USING fts5vocab(main, '{FTS_TABLE}', 'instance')"
+        )
+        # A term holds no space: unicode61 splits there.
+        cursor.execute(f"SELECT doc, group_concat(term, ' ') FROM temp.{_VOCAB} GROUP BY doc")
+        words = dict(cursor.fetchall())
+        # The cursor, not the ORM's rows: a second of a load at PwC size.
+        cursor.execute(f"SELECT id, kind FROM {SearchEntry._meta.db_table} ORDER BY id")
+        return [(pk, kind, words.get(pk, "").split()) for pk, kind in cursor.fetchall()]
+
+
+def _broad(entries):
+    """The prefixes longer than PREFIX_LETTERS that begin words of BROAD_PREFIX entries or more.
+
+    Counted by word, so an entry with two such words counts twice: a few
+    prefixes more are listed than need be, none fewer.
+    """
+    words = Counter(word for _, _, have in entries for word in set(have))
+    begun = Counter()
+    for word, count in words.items():
+        for n in range(PREFIX_LETTERS + 1, min(len(word), MAX_PREFIX) + 1):
+            begun[word[:n]] += count
+    return {prefix for prefix, count in begun.items() if count >= BROAD_PREFIX}
+
+
+def refresh_prefixes():
+    """Write SearchPrefix: for each listed prefix, the first entries of each kind it finds.
+
+    Entries arrive shortest first, so a prefix's list of a kind is done once it
+    holds LISTED_PER_KIND; and when a word's longest listed prefix is done its
+    shorter ones are too, so most words cost one look-up. Each pair and three
+    of an entry's initials gets a list too (see _listed).
+    """
+    entries = _words_in_search_order()
+    broad = _broad(entries)
+    prefixes = {}
+    listed = defaultdict(Counter)
+    # By letters, named only when listed: a title's ten words have 165 groups,
+    # most of them long full, and naming each was a second of a load at PwC size.
+    initials_listed = defaultdict(Counter)
+    rows = []
+    for pk, kind, words in entries:
+        counts, mine, spaced = listed[kind], set(), " ".join(words)
+        for word in words:
+            if word not in prefixes:
+                n = min(len(word), PREFIX_LETTERS)
+                while n < min(len(word), MAX_PREFIX) and word[: n + 1] in broad:
+                    n += 1
+                prefixes[word] = [word[:length] for length in range(n, 0, -1)]
+            for prefix in prefixes[word]:
+                if counts[prefix] >= LISTED_PER_KIND:
+                    break
+                if prefix not in mine:
+                    mine.add(prefix)
+                    counts[prefix] += 1
+                    rows.append((prefix, pk, spaced))
+        initials = initials_listed[kind]
+        for group in _initials_groups(words):
+            if initials[group] < INITIALS_PER_KIND:
+                initials[group] += 1
+                rows.append((initials_name(group), pk, spaced))
+    # Tuples, not SearchPrefix instances: at ten times the archive there are
+    # millions, and bulk_create spent more on them than the lists took to make.
+    insert(SearchPrefix, ("prefix", "entry", "words"), rows)
+
+
+def _forget(cursor, prefixes):
+    """Drop these prefixes' lists, in one statement as refresh_index() deletes."""
+    if prefixes:
+        marks = ", ".join(["%s"] * len(prefixes))
+        table = SearchPrefix._meta.db_table
+        cursor.execute(f"DELETE FROM {table} WHERE prefix IN ({marks})", sorted(prefixes))
+
+
+def _prefixes_a_name_may_begin(names):
+    """Every prefix SearchPrefix may list for these names, and many it does not.
+
+    Python's words of the name, as typed and with accents taken off: each word
+    the engines make starts where one of these does (a PostgreSQL word like
+    "b/16" or "out-of-distribution" at "b" or "out"). Not the lists of their
+    initials: a query that reads one reads each of those letters' lists too,
+    and needs them all, so dropping those is enough.
+    """
+    found = set()
+    for name in names:
+        lower = name.lower()
+        plain = "".join(
+            c for c in unicodedata.normalize("NFKD", lower) if not unicodedata.combining(c)
+        )
+        for word in WORD.findall(f"{lower} {plain}"):
+            found.update(word[:n] for n in range(1, min(len(word), MAX_PREFIX) + 1))
+    return found
+
+
+BOARD_NAME = "t.name || ' on ' || d.name"
+
+
+def _models_sql(of_boards=""):
+    """Every shown row's model name, once per board; `of_boards` (SQL, " AND"
+    first) narrows the rows it reads.
+
+    Made distinct by board id and model before the joins: distinct by the
+    names' text after them took 0.8 s at PwC size, this 0.5.
+    """
+    return (
+        f"SELECT r.model AS name, b.slug AS slug, {BOARD_NAME} AS context "
+        f"FROM (SELECT DISTINCT leaderboard_id, model FROM {Row._meta.db_table} "
+        f"WHERE NOT withheld{of_boards}) r "
+        f"JOIN {Leaderboard._meta.db_table} b ON b.id = r.leaderboard_id "
+        f"JOIN {Task._meta.db_table} t ON t.id = b.task_id "
+        f"JOIN {Dataset._meta.db_table} d ON d.id = b.dataset_id"
+    )
+
+
+def _one_writer_at_a_time(cursor):
+    """PostgreSQL: a rebuild and an editor's re-index wait for each other, readers do not.
+
+    Under READ COMMITTED an editor's delete that waited for a rebuild would
+    miss the rows the rebuild inserted, and the board's models would be
+    indexed twice. SQLite runs one write transaction at a time anyway.
+    """
+    if connection.vendor == "postgresql":
+        table = connection.ops.quote_name(SearchEntry._meta.db_table)
+        cursor.execute(f"LOCK TABLE {table} IN SHARE ROW EXCLUSIVE MODE")
+
+
+def refresh_models(boards):
+    """Re-index the model names of a few boards, after editors withheld or restored rows.
+
+    A whole rebuild takes seconds at the archive's size; this touches only the
+    boards' own entries. SQLite's FTS5 table takes its content from the entries
+    table, so it is told which rows leave and which arrive. The prefixes whose
+    lists held a leaving entry, or might take an arriving one, are dropped:
+    they are searched until the next load lists them again.
+    """
+    slugs = [board.slug for board in boards]
+    if not slugs:
+        return
+    table = SearchEntry._meta.db_table
+    marks = ", ".join(["%s"] * len(slugs))
+    mine = f"FROM {table} WHERE kind = %s AND slug IN ({marks})"
+    params = [SearchKind.MODEL, *slugs]
+    sqlite = connection.vendor == "sqlite"
+    entries = SearchEntry.objects.filter(kind=SearchKind.MODEL, slug__in=slugs)
+    with transaction.atomic(), connection.cursor() as cursor:
+        _one_writer_at_a_time(cursor)
+        stale = set(SearchPrefix.objects.filter(entry__in=entries).values_list("prefix", flat=True))
+        if sqlite:
+            leaving = f"SELECT 'delete', id, name {mine}"
+            cursor.execute(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, name) {leaving}", params)
+        _forget(cursor, stale)
+        cursor.execute(f"DELETE {mine}", params)
+        # Out of the search's order: numbered after every entry refresh_index() placed.
+        cursor.execute(f"SELECT max(id) FROM {table}")
+        first = max(cursor.fetchone()[0] or 0, UNORDERED - 1) + 1
+        board = Leaderboard._meta.db_table
+        of_boards = f" AND leaderboard_id IN (SELECT id FROM {board} WHERE slug IN ({marks}))"
+        _insert(SearchKind.MODEL, _models_sql(of_boards), slugs, first)
+        stale = _prefixes_a_name_may_begin(entries.values_list("name", flat=True))
+        _forget(cursor, stale)
+        if sqlite:
+            cursor.execute(f"INSERT INTO {FTS_TABLE}(rowid, name) SELECT id, name {mine}", params)
+
+
+def refresh_index():
+    """Rebuild the search entries from the catalogue, then the engine's index."""
+    task, dataset = Task._meta.db_table, Dataset._meta.db_table
+    board, paper = Leaderboard._meta.db_table, Paper._meta.db_table
+    with transaction.atomic():
+        # One statement each: the ORM would first collect the prefixes each
+        # entry cascades to.
+        with connection.cursor() as cursor:
+            _one_writer_at_a_time(cursor)
+            cursor.execute(f"DELETE FROM {SearchPrefix._meta.db_table}")
+            cursor.execute(f"DELETE FROM {SearchEntry._meta.db_table}")
+        _insert(SearchKind.TASK, f"SELECT name, slug, '' AS context FROM {task}")
+        _insert(SearchKind.DATASET, f"SELECT name, slug, full_name AS context FROM {dataset}")
+        _insert(
+            SearchKind.LEADERBOARD,
+            f"SELECT {BOARD_NAME} AS name, b.slug, '' AS context FROM {board} b "
+            f"JOIN {task} t ON t.id = b.task_id JOIN {dataset} d ON d.id = b.dataset_id",
+        )
+        _insert(
+            SearchKind.PAPER,
+            f"SELECT title AS name, slug, '' AS context FROM {paper} WHERE title <> ''",
+        )
+        _insert(SearchKind.MODEL, _models_sql())
+        with connection.cursor() as cursor:
+            if connection.vendor == "sqlite":
+                cursor.execute(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES('rebuild')")
+            else:
+                # Rows inserted in bulk wait in the GIN index's pending list, which
+                # every search scans whole until autovacuum merges it: 20 ms for a
+                # word nothing matches at PwC size, against 0.1 ms once merged.
+                cursor.execute("SELECT gin_clean_pending_list(%s::regclass)", [PG_INDEX])
+        refresh_prefixes()
