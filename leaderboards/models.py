@@ -494,9 +494,7 @@ class Metric(models.Model):
     # As the file wrote it: null, "higher", "lower", or a value this site does
     # not recognise, kept so the export gives it back.
     source_direction = models.CharField(max_length=100, null=True, blank=True)
-    editor_direction = models.CharField(
-        max_length=10, choices=Direction.choices, null=True, blank=True
-    )
+    editor_direction = models.CharField(max_length=10, choices=Direction, null=True, blank=True)
 
     class Meta:
         ordering = ["leaderboard", "position"]
@@ -651,7 +649,7 @@ class DirectionDecision(models.Model):
         Leaderboard, on_delete=models.CASCADE, related_name="direction_decisions"
     )
     metric = models.CharField(max_length=300)
-    direction = models.CharField(max_length=10, choices=Direction.choices)
+    direction = models.CharField(max_length=10, choices=Direction)
     decided_at = models.DateTimeField()
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
@@ -842,7 +840,7 @@ class SearchEntry(models.Model):
     migration because neither can be declared for both databases in `Meta`.
     """
 
-    kind = models.CharField(max_length=12, choices=SearchKind.choices)
+    kind = models.CharField(max_length=12, choices=SearchKind)
     name = models.TextField()
     # The slug of the page the entry links to: a model's is its leaderboard's.
     slug = models.CharField(max_length=300)
@@ -994,7 +992,7 @@ class EditorialChange(models.Model):
     leaderboard = models.ForeignKey(
         Leaderboard, on_delete=models.CASCADE, related_name="editorial_changes"
     )
-    kind = models.CharField(max_length=20, choices=ChangeKind.choices)
+    kind = models.CharField(max_length=20, choices=ChangeKind)
     # A metric's name, an added result's model; empty for an archive row.
     subject = models.TextField(blank=True, default="")
     old_value = models.TextField(blank=True, default="")
