@@ -6,7 +6,8 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/sotasite
 # The page cache tests run against this Redis database as well as per-process memory.
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/3
 
-.PHONY: run test lint check test-sqlite test-postgres postgres redis chromium serve static lock npm
+.PHONY: run test lint check test-sqlite test-postgres postgres redis chromium serve static lock npm \
+	pwc-client
 
 # Every install is uv.lock's exact set (`make lock` refreshes it). uv itself comes
 # from PyPI at this pinned version, in a venv of its own beside the project's.
@@ -30,10 +31,24 @@ $(STAMP): pyproject.toml uv.lock | $(UV)
 	$(UV) sync --locked --extra dev --python python3 --compile-bytecode
 	touch $(STAMP)
 
+# paperswithcode-client, which tests/test_pwc_client.py drives, pins httpx and
+# pydantic versions that clash with the site's: it has a project and lock of its
+# own (tests/pwc_client/), installed beside the site's venv, never at test time.
+PWC_CLIENT_VENV := $(VENV)/pwc-client
+PWC_CLIENT := $(PWC_CLIENT_VENV)/.installed
+
+$(PWC_CLIENT): tests/pwc_client/pyproject.toml tests/pwc_client/uv.lock | $(UV)
+	UV_PROJECT_ENVIRONMENT=$(abspath $(PWC_CLIENT_VENV)) \
+		$(UV) sync --locked --project tests/pwc_client --python python3
+	touch $(PWC_CLIENT)
+
+pwc-client: $(PWC_CLIENT)
+
 # After an edit to pyproject.toml: the lock follows it, other pins kept. Commit uv.lock.
 # LOCK_ARGS=--upgrade moves everything, --upgrade-package NAME one (see README).
 lock: | $(UV)
 	$(UV) lock $(LOCK_ARGS)
+	$(UV) lock --project tests/pwc_client
 
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
@@ -42,9 +57,17 @@ run: $(STAMP)
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(VENV)/bin/gunicorn sotasite.wsgi --config gunicorn.conf.py --bind 127.0.0.1:8000 --access-logfile -
 
+# The checks .pre-commit-config.yaml runs on a commit's files, here on every file.
+# django-upgrade reads only the files it is given: git lists them, new ones too.
+DJANGO_TARGET := 6.1
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/djhtml --check templates
+	git ls-files -z --cached --others --exclude-standard '*.py' \
+		| xargs -0 $(VENV)/bin/django-upgrade --target-version $(DJANGO_TARGET) --check
+	$(VENV)/bin/mypy
 	$(PY) manage.py makemigrations --check --dry-run
 
 check: $(STAMP)
@@ -80,10 +103,10 @@ redis:
 		--dir /var/lib/redis --logfile /var/log/redis/ci.log
 	for i in $$(seq 30); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 1; done
 
-test-sqlite: $(STAMP) chromium static redis $(NODE_STAMP)
+test-sqlite: $(STAMP) $(PWC_CLIENT) chromium static redis $(NODE_STAMP)
 	SOTASITE_TEST_REDIS_URL=$(REDIS_TEST_URL) $(PY) -m pytest
 
-test-postgres: $(STAMP) chromium static postgres redis $(NODE_STAMP)
+test-postgres: $(STAMP) $(PWC_CLIENT) chromium static postgres redis $(NODE_STAMP)
 	SOTASITE_TEST_REDIS_URL=$(REDIS_TEST_URL) DATABASE_URL=$(PG_URL) $(PY) -m pytest
 
 test: lint check test-sqlite test-postgres

@@ -1,9 +1,9 @@
 """Page cache benchmark at Papers with Code size: what one board's change retires.
 
-    .venv/bin/python bench/cache.py [--boards 15000] [--sample 1000]
-    .venv/bin/python bench/cache.py --db /path/to/loaded.sqlite3   # reuse (and change) a loaded set
-    .venv/bin/python bench/cache.py --db postgres://postgres@127.0.0.1:5432/loaded  # or PostgreSQL
-    .venv/bin/python bench/cache.py --redis redis://127.0.0.1:6379/3  # the shared cache
+    .venv/bin/python -m bench.cache [--boards 15000] [--sample 1000]
+    .venv/bin/python -m bench.cache --db /path/to/loaded.sqlite3   # reuse (and change) a loaded set
+    .venv/bin/python -m bench.cache --db postgres://postgres@127.0.0.1:5432/loaded  # or PostgreSQL
+    .venv/bin/python -m bench.cache --redis redis://127.0.0.1:6379/3  # the shared cache
 
 Builds the synthetic set as `bench/lists.py` does (or reuses a loaded SQLite
 database), then in this process, page cache on: asks every page of --sample
@@ -25,11 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.common import SEED_FILE
+from bench.lists import build
 
-from common import SEED_FILE  # noqa: E402
-from lists import build  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 TARGET = 0.99
 LISTS = ["/", "/sota/", "/task/", "/dataset/", "/paper/", "/search?q=imagenet", "/sitemap.xml"]

@@ -1,6 +1,6 @@
 """Chart benchmark: the progress chart's markup size and render time by board size.
 
-    .venv/bin/python bench/chart.py [--rows 300 2000 100000] [--runs 5] [--no-page]
+    .venv/bin/python -m bench.chart [--rows 300 2000 100000] [--runs 5] [--no-page]
 
 For each size, generates one leaderboard page file (tools/synthetic_pages.py, so
 metric strings carry the archive's quirks) and times the chart alone in-process:
@@ -24,11 +24,9 @@ from pathlib import Path
 from types import SimpleNamespace
 from urllib.parse import urlencode
 
-ROOT = Path(__file__).resolve().parent.parent
-# Run as a script, this file's folder is on the path, not the project.
-sys.path.insert(0, str(ROOT))
+from bench.page import board
 
-from bench.page import board  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def chart_points(page, metric):

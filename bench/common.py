@@ -63,7 +63,6 @@ def big_page(rows, read_at="2026-06-01T00:00:00+00:00", slug=BIG_SLUG):
 
     A later `read_at` makes a re-load replace the board (the smoke test grows it).
     """
-    sys.path.insert(0, str(ROOT))
     from leaderboards.format import derive
 
     page = seed_page()

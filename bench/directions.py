@@ -1,7 +1,7 @@
 """The directions queue at Papers with Code size.
 
-    .venv/bin/python bench/directions.py [--boards 15000] [--seed 1] [--repeat 5]
-    .venv/bin/python bench/directions.py --db /path/to/loaded.sqlite3   # a copy is used
+    .venv/bin/python -m bench.directions [--boards 15000] [--seed 1] [--repeat 5]
+    .venv/bin/python -m bench.directions --db /path/to/loaded.sqlite3   # a copy is used
 
 On the 15,000-board set that bench/lists.py builds (or a copy of --db,
 migrated), signed in as an editor through Django's test client: the queue's
@@ -25,11 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.common import manage
+from bench.lists import build
 
-from common import manage  # noqa: E402
-from lists import build  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 LIMIT_S = 5
 # What tests/test_admin_queue.py pins (13, and 7 for a name no board lists

@@ -1,7 +1,7 @@
 """Editors against re-loads: every acknowledged decision kept, no 5xx.
 
-    .venv/bin/python bench/editors_vs_loads.py [--seconds 120] [--editors 4]
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/NAME .venv/bin/python bench/editors_vs_loads.py
+    .venv/bin/python -m bench.editors_vs_loads [--seconds 120] [--editors 4]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/NAME .venv/bin/python -m bench.editors_vs_loads
 
 Builds a fresh database (an SQLite file under bench/out/, or, when DATABASE_URL
 names a PostgreSQL server, a new database beside NAME, dropped at the end) with
@@ -45,10 +45,11 @@ import uuid
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench import common
 
-from bench import common  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+# This file again in a second process (the re-load loop, the dump), from ROOT.
+SELF = ["-m", "bench.editors_vs_loads"]
 
 SLUG = "editors-vs-loads"
 PASSWORD = "a-long-bench-passphrase-7351"
@@ -420,7 +421,7 @@ def run(
         for editor in team:
             editor.session.login(editor.username)
         loader = subprocess.Popen(
-            [sys.executable, __file__, "--reload-loop", "--stop", str(stop), "--rows", str(rows),
+            [sys.executable, *SELF, "--reload-loop", "--stop", str(stop), "--rows", str(rows),
              "--pause", str(pause)],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
@@ -488,7 +489,7 @@ def run(
 
 def dump(env):
     answer = subprocess.run(
-        [sys.executable, __file__, "--dump"], cwd=ROOT, env=env, capture_output=True, text=True,
+        [sys.executable, *SELF, "--dump"], cwd=ROOT, env=env, capture_output=True, text=True,
         check=True,
     )  # fmt: skip
     return json.loads(answer.stdout.strip().splitlines()[-1])
@@ -500,7 +501,8 @@ def report(result, options):
     lines = [
         f"# Editors against re-loads ({result.database})",
         "",
-        f"`bench/editors_vs_loads.py --seconds {options.seconds} --editors {options.editors}` "
+        f"`python -m bench.editors_vs_loads --seconds {options.seconds} "
+        f"--editors {options.editors}` "
         f"at {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
         f"load average {os.getloadavg()[0]:.1f}; gunicorn, production settings, "
         f"{result.editors + 1} sync workers; one board of {options.rows} rows and 4 metrics, "

@@ -1,6 +1,6 @@
 """Import benchmark at the size of the full Papers with Code dump.
 
-    .venv/bin/python bench/import.py [--tasks 4500] [--boards 15000] [--rows 150000] [--seed 1]
+    .venv/bin/python -m bench.import [--tasks 4500] [--boards 15000] [--rows 150000] [--seed 1]
 
 Writes a synthetic `evaluation-tables.json` of that size (tasks with subtasks,
 datasets with subdatasets, rows with arXiv papers and code links), migrates a

@@ -1,8 +1,8 @@
 """List and search benchmark at Papers with Code size.
 
-    .venv/bin/python bench/lists.py [--boards 15000] [--seed 1] [--repeat 9]
-    .venv/bin/python bench/lists.py --db /path/to/loaded.sqlite3   # reuse a loaded set
-    .venv/bin/python bench/lists.py --database-url postgres://.../loaded   # a loaded PostgreSQL
+    .venv/bin/python -m bench.lists [--boards 15000] [--seed 1] [--repeat 9]
+    .venv/bin/python -m bench.lists --db /path/to/loaded.sqlite3   # reuse a loaded set
+    .venv/bin/python -m bench.lists --database-url postgres://.../loaded   # a loaded PostgreSQL
 
 Generates the synthetic page set with `python -m tools.synthetic_pages` into a
 temporary folder, migrates a fresh SQLite database and loads the set with
@@ -24,10 +24,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.common import GENERATE, manage
 
-from common import GENERATE, manage  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 LIMIT_MS = 50
 # Each filter a visitor can set, on the biggest values the generated archive has

@@ -1,7 +1,7 @@
 """Load benchmark at Papers with Code size.
 
-    .venv/bin/python bench/load.py [--boards 15000] [--seed 1]
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/sotasite_bench .venv/bin/python bench/load.py
+    .venv/bin/python -m bench.load [--boards 15000] [--seed 1]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/sotasite_bench .venv/bin/python -m bench.load
 
 Generates the synthetic page set into a temporary folder, migrates a fresh
 database (SQLite in another temporary folder, or the PostgreSQL database
@@ -18,14 +18,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench.common import GENERATE, database_env, fresh_database, is_postgresql, manage_timed
+from leaderboards.format.rules import paper_identity
+
 ROOT = Path(__file__).resolve().parent.parent
-# Run as a script, this file's folder is on the path, not the project.
-sys.path.insert(0, str(ROOT))
-
-from leaderboards.format.rules import paper_identity  # noqa: E402
-
-sys.path.insert(0, str(ROOT / "bench"))
-from common import GENERATE, database_env, fresh_database, is_postgresql, manage_timed  # noqa: E402
 
 LOAD_LIMIT_S = 60
 RELOAD_LIMIT_S = 30

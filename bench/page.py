@@ -1,6 +1,6 @@
 """Leaderboard page benchmark: server render time of a 2,000-row board.
 
-    .venv/bin/python bench/page.py [--rows 2000] [--runs 30] [--seed 1]
+    .venv/bin/python -m bench.page [--rows 2000] [--runs 30] [--seed 1]
 
 Generates one leaderboard page file with `--rows` rows (tools/synthetic_pages.py,
 so metric strings carry the archive's quirks and directions are known), loads
@@ -25,8 +25,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# Run as a script, this file's folder is on the path, not the project.
-sys.path.insert(0, str(ROOT))
 
 LIMIT_MS = 150
 

@@ -1,8 +1,8 @@
 """Loader against the limit: `load_seeds` time over plain sqlite3 `executemany` of the same rows.
 
-    .venv/bin/python bench/raw_insert.py [--boards 15000] [--runs 3] [--scale 10] [--max-minutes M]
+    .venv/bin/python -m bench.raw_insert [--boards 15000] [--runs 3] [--scale 10] [--max-minutes M]
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/sotasite_bench \
-        .venv/bin/python bench/raw_insert.py
+        .venv/bin/python -m bench.raw_insert
 
 With DATABASE_URL naming a PostgreSQL database, both sides run there (that
 database and one named after it with `_raw`, each dropped and made again), the
@@ -42,13 +42,9 @@ import time
 from itertools import batched
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import common  # noqa: E402
-
-from leaderboards.format.values import parse_metric_value  # noqa: E402
-from leaderboards.ingest import CHUNK  # noqa: E402
+from bench import common
+from leaderboards.format.values import parse_metric_value
+from leaderboards.ingest import CHUNK
 
 RATIO_LIMIT = 3.0
 RSS_LIMIT_MB = 1024
@@ -409,7 +405,7 @@ def main():
 
 def _report(options, boards, generate_s, loads, peak_mb, done, total, rows, raws):
     load_s, raw_s = min(loads), min(raws, default=None)
-    command = "bench/raw_insert.py " + " ".join(sys.argv[1:])
+    command = "python -m bench.raw_insert " + " ".join(sys.argv[1:])
     lines = [
         "# Loader against plain executemany",
         "",

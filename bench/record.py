@@ -1,6 +1,6 @@
 """The public record (/changes/, its feed, ?board=) at Papers with Code size.
 
-    .venv/bin/python bench/record.py [--boards 15000] [--changes 5000] [--repeat 9]
+    .venv/bin/python -m bench.record [--boards 15000] [--changes 5000] [--repeat 9]
 
 Migrates a fresh SQLite database and writes --boards leaderboards (each of
 its own task and dataset) and --changes editorial changes spread over a
@@ -21,7 +21,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 LIMIT_MS = 50
 

@@ -1,7 +1,7 @@
 """Serving benchmark: the site under gunicorn and wrk, against a static file and Datasette.
 
-    .venv/bin/python bench/serve.py [--boards 15000] [--duration 10] [--reuse] [--huge-rows 100000]
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/sotasite_bench .venv/bin/python bench/serve.py
+    .venv/bin/python -m bench.serve [--boards 15000] [--duration 10] [--reuse] [--huge-rows 100000]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/sotasite_bench .venv/bin/python -m bench.serve
 
 In one run on loopback: builds a fresh database (seeds/, `--boards` generated
 pages, one 2,000-row board): SQLite at --db, or the PostgreSQL database that
@@ -40,10 +40,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import common  # noqa: E402
-from lists import LIMIT_MS as LISTS_LIMIT_MS  # noqa: E402
+from bench import common
+from bench.lists import LIMIT_MS as LISTS_LIMIT_MS
 
 STATIC_FILE = common.ROOT / "staticfiles" / "bench" / "leaderboard.html"
 STATIC_PATH = "/static/bench/leaderboard.html"
@@ -377,7 +375,8 @@ def main():
 def _script(name, *args, env=None):
     """Run another script of bench/ to its end; its output captured, its exit left to the caller."""
     return subprocess.run(
-        [sys.executable, str(Path(__file__).resolve().parent / name), *args],
+        [sys.executable, "-m", f"bench.{name}", *args],
+        cwd=common.ROOT,
         env=env,
         capture_output=True,
         text=True,
@@ -394,7 +393,7 @@ def _lists(db, repeat, scale=""):
     """
     common.log(f"bench/lists.py on {db}, {repeat} repeats")
     database = ["--database-url", db] if common.is_postgresql(db) else []
-    result = _script("lists.py", *(database or ["--db", str(db)]), "--repeat", str(repeat))
+    result = _script("lists", *(database or ["--db", str(db)]), "--repeat", str(repeat))
     lines = result.stdout.strip().splitlines()
     measured = [line.split() for line in lines if line.endswith(("pass", "FAIL"))]
     if not measured:
@@ -448,7 +447,7 @@ def _raw_insert(options):
     output = common.OUT / "serve_raw_insert.md"
     common.log("bench/raw_insert.py")
     result = _script(
-        "raw_insert.py",
+        "raw_insert",
         *("--boards", str(options.boards), "--seed", options.seed, "--output", str(output)),
         env=env,
     )
@@ -466,7 +465,7 @@ def _kept(options):
     still cached}, and its lines for the report. It changes the data, so it runs last."""
     common.log(f"bench/cache.py on the same database, {options.cache_sample} boards, Redis")
     result = _script(
-        "cache.py",
+        "cache",
         *("--db", str(options.db), "--sample", str(options.cache_sample)),
         *("--redis", options.redis),
     )
@@ -580,7 +579,7 @@ def _report(
     lists_lines,
     more_lines,
 ):  # fmt: skip
-    command = "bench/serve.py " + " ".join(sys.argv[1:])
+    command = "python -m bench.serve " + " ".join(sys.argv[1:])
     load = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in timings.items())
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"],

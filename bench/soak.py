@@ -1,6 +1,6 @@
 """Soak: 60 seconds at 50 connections across a mix of pages, with worker memory watched.
 
-    .venv/bin/python bench/soak.py [--db bench/out/serve.sqlite3] [--seconds 60]
+    .venv/bin/python -m bench.soak [--db bench/out/serve.sqlite3] [--seconds 60]
 
 Serves the database bench/serve.py built (or builds one with --boards when there
 is none) with gunicorn under production settings, 2 sync workers, and drives it
@@ -21,9 +21,7 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import common  # noqa: E402
+from bench import common
 
 SAMPLE = 60  # leaderboards drawn from the database, with their task, dataset and papers
 PLATEAU_SHARE = 0.10
@@ -132,7 +130,7 @@ def main():
             + ("" if workers == end_workers else " (workers were replaced)"),
         ),
     ]
-    command = "bench/soak.py " + " ".join(sys.argv[1:])
+    command = "python -m bench.soak " + " ".join(sys.argv[1:])
     missing = f" Not built on this branch, so not in the mix: {', '.join(not_built)}."
     lines = [
         "# Soak",

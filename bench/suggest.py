@@ -1,8 +1,8 @@
 """Search suggestions at Papers with Code size: each prefix as a visitor types it.
 
-    .venv/bin/python bench/suggest.py --db /path/to/loaded.sqlite3   # e.g. one bench/lists.py built
-    .venv/bin/python bench/suggest.py [--boards 15000] [--seed 1] [--repeat 15]
-    .venv/bin/python bench/suggest.py --database-url postgres://.../loaded   # a loaded PostgreSQL
+    .venv/bin/python -m bench.suggest --db /path/to/loaded.sqlite3   # e.g. one bench/lists.py built
+    .venv/bin/python -m bench.suggest [--boards 15000] [--seed 1] [--repeat 15]
+    .venv/bin/python -m bench.suggest --database-url postgres://.../loaded   # a loaded PostgreSQL
 
 Asks /search/suggest for every prefix of a few queries, letter by letter, every
 one- and two-letter query, a few of one-letter words and every prefix of --names
@@ -27,9 +27,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from lists import database_cpu_ns, measured  # noqa: E402
+from bench.lists import database_cpu_ns, measured
 
 LIMIT_MS = 20
 TYPED = ["out-of-distribution", "imagenet", "image classification", "resnet", "bert", "detection"]

@@ -199,8 +199,6 @@ CACHES = {
     ),
 }
 
-DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = False

@@ -110,7 +110,7 @@ def test_the_whole_corpus_fails_file_by_file_and_the_good_file_after_it_loads(lo
     assert "Traceback" not in err
     assert "1 created" in out
     assert list(Leaderboard.objects.values_list("slug", flat=True)) == [SEED_SLUG]
-    client = Client(HTTP_HOST="localhost")
+    client = Client(headers={"host": "localhost"})
     pages = ("/", "/sota/", f"/sota/{SEED_SLUG}", f"/sota/{SEED_SLUG}.json")
     for url in (*pages, "/feeds/newest.atom", "/api/v1/evaluations/"):
         assert client.get(url).status_code == 200, url

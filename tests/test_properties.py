@@ -147,7 +147,7 @@ def test_any_valid_page_round_trips_exactly(db, tmp_path, page):
     path.write_text(json.dumps(page, ensure_ascii=False), encoding="utf-8")
     ok, err = load_file(path)
     assert ok, err
-    response = Client(HTTP_HOST="localhost").get(f"{page['url']}.json")
+    response = Client(headers={"host": "localhost"}).get(f"{page['url']}.json")
     assert response.status_code == 200
     assert response.content.decode() == json.dumps(page, ensure_ascii=False, separators=(",", ":"))
 
@@ -204,7 +204,7 @@ def test_any_mutation_loads_or_is_refused_with_a_message(db, tmp_path, seed_page
         assert "Traceback" not in err and "(database)" not in err, err
     else:
         slug = page["url"].rsplit("/", 1)[1]
-        client = Client(HTTP_HOST="localhost")
+        client = Client(headers={"host": "localhost"})
         assert client.get(f"/sota/{slug}").status_code == 200
         assert client.get("/sota/").status_code == 200
         exported = client.get(f"/sota/{slug}.json")

@@ -1,37 +1,30 @@
 """The public `paperswithcode-client` (0.3.1) reads this site as it read PwC.
 
 Its pinned dependencies (httpx 0.14, pydantic 1.6) clash with ours, so it gets
-its own virtual environment, made once under .venv/ and kept, and talks to a
+its own virtual environment, installed from tests/pwc_client/uv.lock by
+`make pwc-client` (test-sqlite and test-postgres depend on it), and talks to a
 live server over HTTP from a subprocess.
 """
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT, SEED_SLUG
 
-CLIENT = "paperswithcode-client==0.3.1"
 CLIENT_VENV = ROOT / ".venv" / "pwc-client"
 SCRIPT = Path(__file__).with_name("pwc_client_script.py")
 
 
 @pytest.fixture(scope="session")
 def client_python():
+    # Installed by make from its lock, never here: a test run reaches no registry.
     python = CLIENT_VENV / "bin" / "python"
     check = [str(python), "-c", "import paperswithcode"]
     if not python.exists() or subprocess.run(check, capture_output=True).returncode:
-        subprocess.run([sys.executable, "-m", "venv", str(CLIENT_VENV)], check=True)
-        install = subprocess.run(
-            [str(python), "-m", "pip", "install", "--quiet", CLIENT],
-            capture_output=True,
-            text=True,
-        )
-        if install.returncode:
-            pytest.fail(f"cannot install {CLIENT}:\n{install.stderr[-3000:]}")
+        pytest.fail(f"no paperswithcode-client in {CLIENT_VENV}: run `make pwc-client`")
     return python
 
 

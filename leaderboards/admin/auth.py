@@ -26,7 +26,7 @@ def client_ip(request):
     left of it is the client's to forge. Without proxies it is REMOTE_ADDR.
     """
     count = settings.SOTASITE_PROXY_COUNT
-    forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    forwarded = [part.strip() for part in request.headers.get("x-forwarded-for", "").split(",")]
     forwarded = [part for part in forwarded if part]
     if count and len(forwarded) >= count:
         return forwarded[-count]

@@ -40,7 +40,7 @@ def syntology_figures(rows):
     """
     with_line = [row for row in rows if row["syntology"] is not None]
     ran = [row for row in with_line if row["syntology"]["n_ran"] > 0]
-    per_paper = {}
+    per_paper: dict[str | None, dict] = {}
     for row in with_line:
         per_paper.setdefault(paper_identity(row), row["syntology"])
     return {

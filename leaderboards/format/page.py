@@ -15,6 +15,8 @@ import hashlib
 import json
 import math
 import re
+from collections.abc import Iterable
+from typing import Any
 
 from django.apps import apps
 
@@ -427,7 +429,7 @@ _NOT_FINITE = "is not a finite number; a page's JSON cannot carry it"
 def _parse(text):
     """json.loads, with what Python would read as NaN, infinity or a duplicate key
     left as markers that check_values refuses with their JSON path."""
-    hooks = {
+    hooks: dict[str, Any] = {
         "object_pairs_hook": _pairs,
         "parse_constant": Refused.constant,
         "parse_float": _float,
@@ -459,7 +461,8 @@ def _pairs(pairs):
     found = dict(pairs)
     if len(found) < len(pairs):
         seen = set()
-        key = next(key for key, _ in pairs if key in seen or seen.add(key))
+        # set.add returns None, so the test is "seen before", adding it if not.
+        key = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
         return Refused(f"key {_short(key)!r} appears twice in one object")
     return found
 
@@ -491,7 +494,7 @@ def check_values(page):
         if problem := _problem(page):
             raise PageError("(top level)", problem)
         return
-    stack = [((), page)]
+    stack: list[tuple[tuple, Any]] = [((), page)]
     while stack:
         keys, container = stack.pop()
         if len(keys) >= MAX_DEPTH:
@@ -503,10 +506,10 @@ def check_values(page):
                 # A bad key is named by its object's path: the key itself may not print.
                 if problem := _problem(key):
                     raise PageError(json_path(keys), problem)
-            items = container.items()
+            items: Iterable[tuple[Any, Any]] = container.items()
         else:
             items = enumerate(container)
-        nested = []
+        nested: list[tuple[tuple, Any]] = []
         for key, item in items:
             kind = type(item)
             # The common cases first and inline: this loop runs once per value.

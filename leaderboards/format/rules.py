@@ -176,7 +176,7 @@ def row_keys(rows):
 
     Editors' decisions about a row follow this key from one file to a newer one.
     """
-    seen = Counter()
+    seen: Counter[tuple[str, str]] = Counter()
     keys = []
     for row in rows:
         base = (row["model"], paper_identity(row) or "")

@@ -36,6 +36,7 @@ def parse_metric_value(raw):
         return None
     text = str(raw).strip()
     match = _LEADING_NUMBER.match(text)
+    assert match is not None  # every part of the pattern is optional: "" matches
     number = match.group("number")
     if not any(ch.isdigit() for ch in number):
         return None

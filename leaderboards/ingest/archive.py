@@ -117,7 +117,8 @@ def _items(events):
     square of the nesting (4 GB at 40,000 levels). Here a value nested past the
     page limit is kept as a marker that the page check refuses with its path.
     """
-    stack, key = [], None
+    stack: list = []
+    key = None
     for event, value in events:
         if event == "map_key":
             key = value
@@ -259,7 +260,7 @@ class Importer:
         self.dataset_slugs = dict(datasets)
         self.task_slug_rule = Slugs(slug for _, slug in tasks)
         self.dataset_slug_rule = Slugs(slug for _, slug in datasets)
-        self.board_slugs = {}
+        self.board_slugs: dict[tuple[str, str], list[str]] = {}
         for task, dataset, slug in Leaderboard.objects.order_by("pk").values_list(
             "task__slug", "dataset__slug", "slug"
         ):

@@ -45,7 +45,7 @@ def page_files(paths):
         if not path.is_dir():
             found.append(path)
             continue
-        unlisted = []
+        unlisted: list[OSError] = []
         for folder, folders, files in os.walk(path, onerror=unlisted.append):
             here = Path(folder)
             folders[:] = [name for name in folders if not name.startswith(".")]

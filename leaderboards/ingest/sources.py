@@ -43,7 +43,7 @@ class Entry:
     area names the task belongs to, added to those it has.
     """
 
-    slug: str
+    slug: str | None  # None for one that could not be stored (archive._unstored)
     name: str
     fields: dict = dataclasses.field(default_factory=dict)
     areas: tuple = ()

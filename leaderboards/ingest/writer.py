@@ -221,7 +221,7 @@ class Writer:
 
     def _write_newer(self, checked, catalogue_only, stored):
         """Write the pages newer than those stored, and the catalogue-only sources."""
-        batch = {}
+        batch: dict[str, PageItem] = {}
         for item in checked:
             if item.slug in batch:
                 # The same page twice in one chunk: the first must be stored

@@ -228,7 +228,7 @@ class Metric(models.Model):
     # not recognise, kept so the export gives it back.
     source_direction = models.CharField(max_length=100, null=True, blank=True)
     editor_direction = models.CharField(
-        max_length=10, choices=Direction.choices, null=True, blank=True
+        max_length=10, choices=Direction, null=True, blank=True
     )
 
     class Meta:

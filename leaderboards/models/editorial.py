@@ -168,7 +168,7 @@ class EditorialChange(models.Model):
     leaderboard = models.ForeignKey(
         Leaderboard, on_delete=models.CASCADE, related_name="editorial_changes"
     )
-    kind = models.CharField(max_length=20, choices=ChangeKind.choices)
+    kind = models.CharField(max_length=20, choices=ChangeKind)
     # A metric's name, an added result's model; empty for an archive row.
     subject = models.TextField(blank=True, default="")
     old_value = models.TextField(blank=True, default="")

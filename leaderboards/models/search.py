@@ -27,7 +27,7 @@ class SearchEntry(models.Model):
     migration because neither can be declared for both databases in `Meta`.
     """
 
-    kind = models.CharField(max_length=12, choices=SearchKind.choices)
+    kind = models.CharField(max_length=12, choices=SearchKind)
     name = models.TextField()
     # The slug of the page the entry links to: a model's is its leaderboard's.
     slug = models.CharField(max_length=300)

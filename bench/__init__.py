@@ -1,0 +1,1 @@
+"""Benchmarks, run by hand from the checkout's root: `.venv/bin/python -m bench.NAME`."""
