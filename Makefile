@@ -83,6 +83,7 @@ redis:
 test-sqlite: $(STAMP) chromium static redis $(NODE_STAMP)
 	SOTASITE_TEST_REDIS_URL=$(REDIS_TEST_URL) $(PY) -m pytest
 
+# Tests that reach no database ran in test-sqlite already: conftest.py leaves them out here.
 test-postgres: $(STAMP) chromium static postgres redis $(NODE_STAMP)
 	SOTASITE_TEST_REDIS_URL=$(REDIS_TEST_URL) DATABASE_URL=$(PG_URL) $(PY) -m pytest
 

@@ -22,6 +22,43 @@ from tests.helpers import (
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+# A test reaches a database through one of these (directly or through another fixture),
+# or through the django_db marker. The last is the PostgreSQL database of its own a
+# child process gets.
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_setup",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "live_server",
+    "child_database_url",
+}
+
+
+def touches_a_database(item):
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return item.get_closest_marker("django_db") is not None or bool(DATABASE_FIXTURES & fixtures)
+
+
+def pytest_collection_modifyitems(config, items):
+    """On PostgreSQL, leave out the tests no database reaches.
+
+    `make test` runs the suite on SQLite then on PostgreSQL; a test that never touches
+    a database would only run twice for nothing.
+    """
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    kept, left_out = [], []
+    for item in items:
+        (kept if touches_a_database(item) else left_out).append(item)
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
