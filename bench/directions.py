@@ -32,7 +32,7 @@ from common import manage  # noqa: E402
 from lists import build  # noqa: E402
 
 LIMIT_S = 5
-# What tests/test_admin_queue.py pins (13, and 7 for a name no board lists
+# What tests/admin/test_admin_queue.py pins (13, and 7 for a name no board lists
 # first, whose boards' best results stay as they are), there inside the
 # test's transaction, so a savepoint and its release; here BEGIN and COMMIT
 # in their place and the two version bumps that follow the commit.
