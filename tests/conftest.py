@@ -34,6 +34,8 @@ DATABASE_FIXTURES = {
     "live_server",
     "child_database_url",
 }
+# A test that starts a server, a browser or a child process is slow by nature.
+PROCESS_FIXTURES = {"live_server", "browser", "child_database_url"}
 
 
 def touches_a_database(item):
@@ -42,11 +44,14 @@ def touches_a_database(item):
 
 
 def pytest_collection_modifyitems(config, items):
-    """On PostgreSQL, leave out the tests no database reaches.
+    """Mark the slow tests, and on PostgreSQL leave out those no database reaches.
 
     `make test` runs the suite on SQLite then on PostgreSQL; a test that never touches
     a database would only run twice for nothing.
     """
+    for item in items:
+        if PROCESS_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
     from django.db import connection
 
     if connection.vendor != "postgresql":
