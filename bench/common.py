@@ -1,6 +1,6 @@
 """What the serving benchmarks share: building the site's data, running gunicorn and wrk.
 
-The page list lives here too, so the CI-sized smoke test (tests/test_bench_smoke.py)
+The page list lives here too, so the CI-sized smoke test (tests/bench/test_bench_smoke.py)
 asks the same pages as `bench/serve.py` does, in-process and without timing anything.
 """
 

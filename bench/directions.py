@@ -31,7 +31,7 @@ from bench.lists import build
 ROOT = Path(__file__).resolve().parent.parent
 
 LIMIT_S = 5
-# What tests/test_admin_queue.py pins (13, and 7 for a name no board lists
+# What tests/admin/test_admin_queue.py pins (13, and 7 for a name no board lists
 # first, whose boards' best results stay as they are), there inside the
 # test's transaction, so a savepoint and its release; here BEGIN and COMMIT
 # in their place and the two version bumps that follow the commit.

@@ -21,7 +21,7 @@ Reports actions, acknowledged decisions, conflicts (the clear message for a
 row the file of the moment does not have), actions that followed a row to its
 new id, busy answers, lost decisions and 5xx. Writes
 bench/results/editors_vs_loads_<database>.md; exits 1 on a loss or a 5xx.
-tests/test_editors_vs_loads.py runs the same for a few seconds.
+tests/bench/test_editors_vs_loads.py runs the same for a few seconds.
 """
 
 import argparse

@@ -2,47 +2,66 @@ import copy
 import json
 import os
 import shutil
-import subprocess
 import uuid
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
-ROOT = Path(__file__).resolve().parent.parent
-SEED_FILE = ROOT / "seeds" / "000_fb04590d24745268.txt"
-SEED_SLUG = "out-of-distribution-detection-on-imagenet-1k-8"
-
-
-def _pwc_data():
-    """Real Papers with Code data, read where it lies (never copied in).
-
-    SOTASITE_PWC_DATA names it; otherwise it sits beside the checkout, or, for a
-    fresh clone made elsewhere (`git clone . $(mktemp -d)`), beside the
-    repository it was cloned from.
-    """
-    if "SOTASITE_PWC_DATA" in os.environ:
-        return Path(os.environ["SOTASITE_PWC_DATA"])
-    beside = [ROOT.parent]
-    origin = subprocess.run(
-        ["git", "-C", str(ROOT), "config", "--get", "remote.origin.url"],
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout.strip()
-    if origin and Path(origin).is_dir():
-        beside.append(Path(origin).resolve().parent)
-    found = [folder / "shared" / "data" / "pwc" for folder in beside]
-    return next((path for path in found if path.is_dir()), found[0])
-
-
-PWC_DATA = _pwc_data()
-ARTIFACTS = ROOT / "tests" / "artifacts"
-CHROMIUM = "/usr/bin/chromium"
+from tests.helpers import (
+    ARTIFACTS,
+    CHROMIUM,
+    EDITOR_PASSWORD,
+    ROOT,
+    SEED_FILE,
+    SEED_SLUG,
+    board_with_metrics,
+)
 
 # Playwright's sync API runs an event loop in the test thread; Django refuses
 # database access from a thread with a running loop unless told it is safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+# A test reaches a database through one of these (directly or through another fixture),
+# or through the django_db marker. The last is the PostgreSQL database of its own a
+# child process gets.
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_setup",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "live_server",
+    "child_database_url",
+}
+# A test that starts a server, a browser or a child process is slow by nature.
+PROCESS_FIXTURES = {"live_server", "browser", "child_database_url"}
+
+
+def touches_a_database(item):
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return item.get_closest_marker("django_db") is not None or bool(DATABASE_FIXTURES & fixtures)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the slow tests, and on PostgreSQL leave out those no database reaches.
+
+    `make test` runs the suite on SQLite then on PostgreSQL; a test that never touches
+    a database would only run twice for nothing.
+    """
+    for item in items:
+        if PROCESS_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    kept, left_out = [], []
+    for item in items:
+        (kept if touches_a_database(item) else left_out).append(item)
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept
 
 
 @pytest.fixture(scope="session")
@@ -99,32 +118,20 @@ def seeded(load):
     return Leaderboard.objects.get(slug=SEED_SLUG)
 
 
-def write_board_files(folder, seed_page, count, rows=3):
-    """Make `folder` with `count` page files, board-0000.json on: the seed page at `rows` rows."""
-    folder.mkdir()
-    for index in range(count):
-        page = scaled_page(seed_page, rows)
-        page["url"] = f"/sota/board-{index:04d}"
-        (folder / f"board-{index:04d}.json").write_text(json.dumps(page))
+@pytest.fixture
+def load_boards(load, write_page, tmp_path):
+    """Load boards given as (slug, rows, metric names), in one load."""
 
+    def run(*boards, seed):
+        folder = tmp_path / "boards"
+        folder.mkdir(exist_ok=True)
+        for slug, rows, metrics in boards:
+            page = board_with_metrics(copy.deepcopy(seed), slug, rows, metrics)
+            write_page(page, name=f"boards/{slug}.json")
+        ok, out, err = load(folder)
+        assert ok, err
 
-def scaled_page(page, rows):
-    """The seed page with its rows repeated to `rows` rows, figures kept true."""
-    from leaderboards.format import derive
-
-    page = copy.deepcopy(page)
-    base = page["rows"]
-    page["rows"] = []
-    for index in range(rows):
-        row = copy.deepcopy(base[index % len(base)])
-        row["rank_in_archive_order"] = index + 1
-        row["model"] = f"{row['model']} #{index}"
-        page["rows"].append(row)
-    page["counts"] = derive.page_counts(page["rows"])
-    page["syntology"].update(derive.syntology_figures(page["rows"]))
-    for name in ("samples_over_distinct_papers", "samples_row_weighted"):
-        page["syntology"][name]["note"] = "n"
-    return page
+    return run
 
 
 @pytest.fixture(scope="session")
@@ -207,36 +214,7 @@ def page_cache(request, settings):
     rows_kept.clear()
 
 
-def cached_entries():
-    """Every page the page cache holds, as the middleware stored it.
-
-    The boards' prepared parts, kept in the same cache (web/prepared.py), are left out.
-    """
-    import pickle
-
-    from django.core.cache import caches
-
-    from leaderboards.web.page_cache import PAGE_CACHE
-
-    cache = caches[PAGE_CACHE]
-    if isinstance(cache._cache, dict):
-        entries = [pickle.loads(entry) for entry in cache._cache.values()]
-    else:
-        client = cache._cache.get_client()
-        entries = [cache._cache._serializer.loads(client.get(key)) for key in client.keys("*")]
-    return [entry for entry in entries if isinstance(entry, tuple)]
-
-
 # Editors (issue #5): an account made the way the README says, signed in.
-EDITOR_PASSWORD = "a-long-editor-passphrase-42"
-
-
-def admin_url(model, view, *args):
-    from django.urls import reverse
-
-    return reverse(f"admin:leaderboards_{model._meta.model_name}_{view}", args=args)
-
-
 @pytest.fixture
 def editor(db, monkeypatch):
     import io
@@ -252,15 +230,6 @@ def editor(db, monkeypatch):
 def editor_client(client, editor):
     client.force_login(editor)
     return client
-
-
-def child_env(database_url):
-    """The environment of a child process that runs the site on database_url."""
-    return {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "DJANGO_SETTINGS_MODULE": "sotasite.settings",
-    }
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ Every script in the payloads sets `window.pwned`; a test checks it stays undefin
 """
 
 from leaderboards.format import derive
-from tests.conftest import scaled_page
+from tests.helpers import scaled_page
 
 HOSTILE_SLUG = "hostile-board"
 HOSTILE_PAPER = "hostile-paper"

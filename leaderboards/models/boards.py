@@ -227,9 +227,7 @@ class Metric(models.Model):
     # As the file wrote it: null, "higher", "lower", or a value this site does
     # not recognise, kept so the export gives it back.
     source_direction = models.CharField(max_length=100, null=True, blank=True)
-    editor_direction = models.CharField(
-        max_length=10, choices=Direction, null=True, blank=True
-    )
+    editor_direction = models.CharField(max_length=10, choices=Direction, null=True, blank=True)
 
     class Meta:
         ordering = ["leaderboard", "position"]

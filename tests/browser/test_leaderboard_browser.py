@@ -1,0 +1,65 @@
+import pytest
+from django.urls import reverse
+
+from tests.helpers import ARTIFACTS, SEED_SLUG
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+
+
+def test_sort_by_auroc_and_chart_auroc_in_chromium(seeded, live_server, page, screenshot):
+    page.goto(live_server.url + reverse("leaderboards:leaderboard", args=[SEED_SLUG]))
+
+    page.locator("table.results thead").get_by_role("link", name="AUROC").click()
+    page.wait_for_url("**sort=AUROC**")
+    header = page.locator("table.results th", has_text="AUROC")
+    assert header.get_attribute("aria-sort") == "descending"
+    models = page.locator("table.results td.model")
+    assert models.first.inner_text() == "CMA(ViT-B/16, NegLabel)"
+    assert models.last.inner_text() == "RP+GradNorm"  # no AUROC: last
+    assert page.locator("table.results td.rank").nth(2).inner_text() == "4"  # archive rank kept
+
+    page.locator("nav.segmented").get_by_role("link", name="AUROC").click()
+    page.wait_for_url("**chart=AUROC**")
+    assert "sort=AUROC" in page.url  # the table keeps its order
+    chart = page.locator("figure.chart")
+    assert chart.locator("title#chart-title").text_content().startswith("AUROC of")
+    assert chart.locator("g.point").count() == 18
+    assert chart.locator("path.frontier").count() == 0
+    assert "direction of AUROC is unknown" in chart.locator("figcaption").inner_text()
+
+    # Hovering a point names its model, value and date (focus: tests/browser/test_chart_browser.py).
+    mood = chart.locator("g.point", has=page.locator("title", has_text="MOOD"))
+    tip = mood.locator("text.tip")
+    assert not tip.is_visible()
+    mood.locator("circle").hover()
+    assert tip.is_visible() and tip.text_content() == "MOOD: 89.8 (2023-02-06)"
+    page.mouse.move(0, 0)
+    screenshot(page, "leaderboard-desktop")
+
+    page.set_viewport_size(PHONE)
+    # Nothing but the results table may scroll sideways on a phone.
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0
+    screenshot(page, "leaderboard-phone")
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, "leaderboard-phone-top", full_page=False)
+    page.locator("#results").scroll_into_view_if_needed()
+    screenshot(page, "leaderboard-phone-results", full_page=False)
+
+
+def test_a_known_direction_draws_the_best_so_far_line(seeded, live_server, page):
+    seeded.metrics.filter(name="AUROC").update(editor_direction="higher")
+    url = reverse("leaderboards:leaderboard", args=[SEED_SLUG])
+    page.goto(f"{live_server.url}{url}?chart=AUROC")
+    chart = page.locator("figure.chart")
+    assert chart.locator("path.frontier").is_visible()
+    assert chart.locator("g.point.record").count() == 6
+    assert chart.locator("g.labels text", has_text="CMA(ViT-B/16, NegLabel)").is_visible()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#chart").screenshot(path=str(ARTIFACTS / "leaderboard-chart-frontier.png"))
+    page.emulate_media(color_scheme="dark")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background == "rgb(18, 22, 28)"  # the dark palette follows the system setting
+    page.screenshot(path=str(ARTIFACTS / "leaderboard-dark.png"), full_page=True)

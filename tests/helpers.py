@@ -1,0 +1,364 @@
+"""What the tests share besides fixtures: paths, the seed, page builders and small readers.
+
+Tests import these from here, never from conftest.py or from another test module, so a
+test file reads on its own and moving one never breaks another. Fixtures live in the
+conftest.py files; child processes a test starts import what they run from here too.
+"""
+
+import copy
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from django.core.management import call_command
+from django.urls import reverse
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED_FILE = ROOT / "seeds" / "000_fb04590d24745268.txt"
+SEED_SLUG = "out-of-distribution-detection-on-imagenet-1k-8"
+
+
+def _pwc_data():
+    """Real Papers with Code data, read where it lies (never copied in).
+
+    SOTASITE_PWC_DATA names it; otherwise it sits beside the checkout, or, for a
+    fresh clone made elsewhere (`git clone . $(mktemp -d)`), beside the
+    repository it was cloned from.
+    """
+    if "SOTASITE_PWC_DATA" in os.environ:
+        return Path(os.environ["SOTASITE_PWC_DATA"])
+    beside = [ROOT.parent]
+    origin = subprocess.run(
+        ["git", "-C", str(ROOT), "config", "--get", "remote.origin.url"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    if origin and Path(origin).is_dir():
+        beside.append(Path(origin).resolve().parent)
+    found = [folder / "shared" / "data" / "pwc" for folder in beside]
+    return next((path for path in found if path.is_dir()), found[0])
+
+
+PWC_DATA = _pwc_data()
+ARTIFACTS = ROOT / "tests" / "artifacts"
+CHROMIUM = "/usr/bin/chromium"
+
+# Editors (issue #5): an account made the way the README says, signed in.
+EDITOR_PASSWORD = "a-long-editor-passphrase-42"
+
+# Names in the seed page, as the catalogue's pages link them.
+TASK = "out-of-distribution-detection"
+DATASET = "imagenet-1k-vs-sun"
+PAPER = "enhanced-ood-detection-through-cross-modal"
+
+SPAM_MODEL = "LINe (ResNet50)"  # rank 2 of the seed
+NEW_MODEL = "NewOOD (ViT-L/14)"
+
+PRODUCTION_ENV = {
+    "SOTASITE_PRODUCTION": "1",
+    "SOTASITE_SECRET_KEY": "test-only-0123456789-abcdefghijklmnopqrstuvwxyz-ABCDEFGHIJ",
+    "SOTASITE_ALLOWED_HOSTS": "example.org",
+}
+
+
+# Page files -----------------------------------------------------------------
+
+
+def scaled_page(page, rows):
+    """The seed page with its rows repeated to `rows` rows, figures kept true."""
+    from leaderboards.format import derive
+
+    page = copy.deepcopy(page)
+    base = page["rows"]
+    page["rows"] = []
+    for index in range(rows):
+        row = copy.deepcopy(base[index % len(base)])
+        row["rank_in_archive_order"] = index + 1
+        row["model"] = f"{row['model']} #{index}"
+        page["rows"].append(row)
+    page["counts"] = derive.page_counts(page["rows"])
+    page["syntology"].update(derive.syntology_figures(page["rows"]))
+    for name in ("samples_over_distinct_papers", "samples_row_weighted"):
+        page["syntology"][name]["note"] = "n"
+    return page
+
+
+def write_board_files(folder, seed_page, count, rows=3):
+    """Make `folder` with `count` page files, board-0000.json on: the seed page at `rows` rows."""
+    folder.mkdir()
+    for index in range(count):
+        page = scaled_page(seed_page, rows)
+        page["url"] = f"/sota/board-{index:04d}"
+        (folder / f"board-{index:04d}.json").write_text(json.dumps(page))
+
+
+def board(seed_page, index, task="Out-of-Distribution Detection", rows=None):
+    """The seed page as another leaderboard, on its own dataset."""
+    page = copy.deepcopy(seed_page)
+    dataset = f"Board Set {index}"
+    slug = f"{task.lower().replace(' ', '-')}-on-board-set-{index}"
+    page["url"] = f"/sota/{slug}"
+    page["task"] = {**page["task"], "name": task, "url": f"/task/{task.lower().replace(' ', '-')}"}
+    page["dataset"] = {"name": dataset, "url": f"/dataset/board-set-{index}"}
+    if rows is not None:
+        page["rows"] = page["rows"][:rows]
+        from leaderboards.format import derive
+
+        page["counts"] = derive.page_counts(page["rows"])
+        page["syntology"].update(derive.syntology_figures(page["rows"]))
+        for name in ("samples_over_distinct_papers", "samples_row_weighted"):
+            page["syntology"][name]["note"] = "n"
+    return page
+
+
+def board_with_metrics(seed_page, slug, rows, metrics):
+    """The seed page as another board: `rows` rows, its two metrics renamed to `metrics`."""
+    page = scaled_page(seed_page, rows)
+    page["url"] = f"/sota/{slug}"
+    names = dict(zip(page["metrics"], metrics, strict=True))
+    page["metrics"] = list(metrics)
+    page["metric_direction"]["by_metric"] = dict.fromkeys(metrics)
+    for row in page["rows"]:
+        row["metrics"] = {names[old]: value for old, value in row["metrics"].items()}
+    return page
+
+
+def a_newer_seed(seed_page):
+    """The seed read a month later, its source text changed and the spam row moved first."""
+    seed_page["syntology"]["read_at"] = "2026-10-25T09:33:49+00:00"
+    seed_page["description"] = "A newer source description."
+    seed_page["task"]["note"] = "A newer source note."
+    seed_page["rows"].insert(0, seed_page["rows"].pop(1))
+    for rank, row in enumerate(seed_page["rows"], start=1):
+        row["rank_in_archive_order"] = rank
+    return seed_page
+
+
+# Papers with Code's archive, as import_pwc reads it ---------------------------
+
+
+def row(model, metrics, paper_url="", title="", code=(), date=None):
+    return {
+        "model_name": model,
+        "paper_title": title,
+        "paper_url": paper_url,
+        "paper_date": date,
+        "code_links": [{"title": "", "url": url} for url in code],
+        "model_links": [],
+        "metrics": metrics,
+        "uses_additional_data": False,
+    }
+
+
+def table(name, rows, metrics=None, sub=()):
+    return {
+        "dataset": name,
+        "description": "",
+        "dataset_links": [],
+        "dataset_citations": [],
+        "subdatasets": list(sub),
+        "sota": {"metrics": metrics or list(rows[0]["metrics"]) if rows else [], "rows": rows},
+    }
+
+
+def task(name, datasets, subtasks=(), categories=(), synonyms=()):
+    return {
+        "task": name,
+        "description": f"About {name}.",
+        "categories": list(categories),
+        "datasets": datasets,
+        "subtasks": list(subtasks),
+        "synonyms": list(synonyms),
+        "source_link": None,
+    }
+
+
+# Reading what the site serves and stores ---------------------------------------
+
+
+def html(client, url, status=200):
+    response = client.get(url)
+    assert response.status_code == status, url
+    return response.content.decode()
+
+
+def links(page, kind):
+    """How many detail pages of a kind a page links to (the nav's list links aside)."""
+    import re
+
+    return len(re.findall(rf'href="/{kind}/[^"?]+"', page))
+
+
+def models_in_order(page):
+    """The model names of a leaderboard page's table, top to bottom."""
+    import html as htmllib
+    import re
+
+    cells = re.findall(r'<td class="model"><span class="clamp"[^>]*>(.*?)</span></td>', page)
+    return [htmllib.unescape(name) for name in cells]
+
+
+def exported(client):
+    """The seed board's JSON export, as a visitor downloads it."""
+    board = reverse("leaderboards:leaderboard_json", args=[SEED_SLUG])
+    return json.loads(client.get(board).content)
+
+
+def database_dump():
+    out = io.StringIO()
+    call_command("dumpdata", "leaderboards", "--indent=0", stdout=out)
+    return out.getvalue()
+
+
+def cached_entries():
+    """Every page the page cache holds, as the middleware stored it.
+
+    The boards' prepared parts, kept in the same cache (web/prepared.py), are left out.
+    """
+    import pickle
+
+    from django.core.cache import caches
+
+    from leaderboards.web.page_cache import PAGE_CACHE
+
+    cache = caches[PAGE_CACHE]
+    if isinstance(cache._cache, dict):
+        entries = [pickle.loads(entry) for entry in cache._cache.values()]
+    else:
+        client = cache._cache.get_client()
+        entries = [cache._cache._serializer.loads(client.get(key)) for key in client.keys("*")]
+    return [entry for entry in entries if isinstance(entry, tuple)]
+
+
+def upkeep_state():
+    """What the end-of-load work keeps, and whether it equals a fresh rebuild (rolled back).
+
+    With the data version and the markers left; run in tests and in child processes.
+    """
+    from django.db import transaction
+
+    from leaderboards.models import Area, Dataset, Paper, SearchEntry, Task, UpkeepPending
+    from leaderboards.search import refresh_index
+    from leaderboards.upkeep.cache import versions
+    from leaderboards.upkeep.figures import refresh_counts
+
+    def kept():
+        return {
+            "tasks": sorted(Task.objects.values_list("slug", "leaderboard_count", "row_count")),
+            "datasets": sorted(
+                Dataset.objects.values_list("slug", "leaderboard_count", "row_count")
+            ),
+            "areas": sorted(Area.objects.values_list("slug", "task_count", "leaderboard_count")),
+            "papers": sorted(Paper.objects.values_list("slug", "has_code", "verified")),
+            "search": sorted(SearchEntry.objects.values_list("kind", "name", "slug", "context")),
+        }
+
+    now = kept()
+    with transaction.atomic():
+        refresh_counts()
+        refresh_index()
+        fresh = kept()
+        transaction.set_rollback(True)
+    return {
+        "right": now == fresh,
+        "search_entries": len(now["search"]),
+        "version": versions().catalogue,
+        "pending": UpkeepPending.objects.count(),
+    }
+
+
+# The admin, as editors use it -------------------------------------------------
+
+
+def admin_url(model, view, *args):
+    return reverse(f"admin:leaderboards_{model._meta.model_name}_{view}", args=args)
+
+
+def spam_row():
+    from leaderboards.models import Row
+
+    return Row.objects.get(model=SPAM_MODEL)
+
+
+def withhold_in_admin(client, row, reason="Paper retracted; results not reproducible."):
+    from leaderboards.models import Row
+
+    return client.post(
+        admin_url(Row, "change", row.pk),
+        {
+            "withheld": "on",
+            "withheld_reason": reason,
+            "values-TOTAL_FORMS": "0",
+            "values-INITIAL_FORMS": "0",
+            "_save": "Save",
+        },
+    )
+
+
+def set_direction_in_admin(client, metric, direction):
+    from leaderboards.models import Metric
+
+    return client.post(
+        admin_url(Metric, "change", metric.pk),
+        {"editor_direction": direction, "_save": "Save"},
+    )
+
+
+def add_in_admin(client, board, **changes):
+    """An editor's added result on `board`: NEW_MODEL, cited, with both seed metrics."""
+    from leaderboards.models import EditorAddition
+
+    data = {
+        "leaderboard": board.pk,
+        "model": NEW_MODEL,
+        "value_0": "9.87",  # FPR95, the seed's first metric
+        "value_1": "98.1 ± 0.1",  # AUROC
+        "paper_title": "NewOOD: a newer paper",
+        "paper_url": "https://arxiv.org/abs/2511.00001",
+        "paper_date": "2025-11-02",
+        "code": "",
+        "note": "Table 2 of the paper; found by Syntology since the archive.",
+        "_save": "Save",
+        **changes,
+    }
+    return client.post(admin_url(EditorAddition, "add") + f"?board={SEED_SLUG}", data)
+
+
+# Child processes ---------------------------------------------------------------
+
+
+def child_env(database_url):
+    """The environment of a child process that runs the site on database_url."""
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "DJANGO_SETTINGS_MODULE": "sotasite.settings",
+    }
+
+
+def manage(*args, env):
+    # As a deploy would run it: no test-only switches (conftest's async one) carried over.
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("SOTASITE_") and k != "DJANGO_ALLOW_ASYNC_UNSAFE"
+    }
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def reader_that_waits(paths):
+    """A load's reader that never reads: it says so, then hangs until killed."""
+    print("reading", file=sys.stderr, flush=True)
+    time.sleep(60)
