@@ -250,3 +250,12 @@ def child_database_url(tmp_path, settings):
     yield f"postgres://postgres@127.0.0.1:5432/{name}"
     with psycopg.connect(admin, autocommit=True) as connection:
         connection.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(autouse=True)
+def quick_password_hashing(settings):
+    """Passwords hashed in one step: each editor a test makes cost PBKDF2's 1.2 million
+    rounds, a third of a second, and the admin's tests make hundreds. What the tests
+    check of logins (throttling, lockouts, who may sign in) does not depend on the hasher.
+    """
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

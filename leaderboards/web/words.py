@@ -84,7 +84,8 @@ def when(value):
     itself, so the page's `<time datetime>` is exactly what the file says.
     """
     machine = value
-    if isinstance(value, str):
+    written = isinstance(value, str)
+    if written:
         try:
             value = (
                 datetime.date.fromisoformat(value)
@@ -93,9 +94,6 @@ def when(value):
             )
         except ValueError:
             return None
-    elif isinstance(value, datetime.datetime) and value.tzinfo is not None:
-        # A stored moment, not a file's string: machine and human forms both in UTC.
-        machine = value.astimezone(datetime.UTC).isoformat()
     elif isinstance(value, datetime.date):
         machine = value.isoformat()
     else:
@@ -103,7 +101,15 @@ def when(value):
     if isinstance(value, datetime.datetime):
         if value.tzinfo is None:
             return machine, dateformat.format(value, "j M Y, H:i")
-        value = value.astimezone(datetime.UTC)
+        try:
+            value = value.astimezone(datetime.UTC)
+        except OverflowError:
+            # Year 1 or 9999 with an offset that crosses the range's end: no
+            # moment Python can hold, so the text is shown as it was written.
+            return None
+        if not written:
+            # A stored moment, not a file's string: machine and human forms both in UTC.
+            machine = value.isoformat()
         return machine, dateformat.format(value, "j M Y, H:i") + " UTC"
     # dateformat's "j M Y", written out: a results page formats a date per row,
     # and dateformat's general machinery cost more than the rest of the row.

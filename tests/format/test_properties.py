@@ -5,6 +5,7 @@ import datetime
 import io
 import json
 
+import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
@@ -14,6 +15,9 @@ from hypothesis import strategies as st
 from leaderboards.format import derive
 from leaderboards.format.page import EARLIEST, LATEST
 from leaderboards.models import Area, Dataset, Leaderboard, Paper, Task
+
+# Hypothesis tries hundreds of pages: the full run's, not the quick loop's.
+pytestmark = pytest.mark.slow
 
 # Text as files carry it: any Unicode a JSON document can hold in a database
 # column (no NUL, no lone surrogates).

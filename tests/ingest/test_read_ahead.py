@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from leaderboards.format.page import MAX_DEPTH
 from leaderboards.ingest import loader, writer
 from leaderboards.ingest.loader import Loader
@@ -21,6 +23,9 @@ from leaderboards.models import Leaderboard, SearchEntry
 from leaderboards.web.export import page_document
 from leaderboards.web.page_data import PageData
 from tests.helpers import ROOT, child_env, scaled_page, write_board_files
+
+# Loads read in a second process, started and killed: the full run's.
+pytestmark = pytest.mark.slow
 
 BOARDS = 6
 BAD_FILES = 7

@@ -9,6 +9,7 @@ import random
 import re
 from urllib.parse import quote
 
+import pytest
 from django.apps import apps
 from django.test import Client
 from django.urls import URLResolver, get_resolver
@@ -17,6 +18,9 @@ from leaderboards.ingest.loader import Loader
 from tests.helpers import SEED_FILE
 from tests.hostile import hostile_page
 from tools.synthetic_pages import generate_pages
+
+# Every URL pattern walked with many inputs: the full run's, not the quick loop's.
+pytestmark = pytest.mark.slow
 
 # A path parameter as a route writes it (<slug:slug>, <id>) or a regex does ((?P<id>...)).
 PARAMETER = re.compile(r"<(?:[^>:]+:)?[^>]+>|\(\?P<[^>]+>[^)]*\)")

@@ -93,3 +93,11 @@ def test_human_date_shows_a_day_or_a_minute_in_utc(value, shown):
     }
     template = Template("{% load sota %}{% human_date " + value + " %}")
     assert template.render(Context(context)) == shown
+
+
+@pytest.mark.parametrize("text", ["0001-01-01T00:30:00+01:00", "9999-12-31T23:30:00-01:00"])
+def test_a_written_moment_past_pythons_range_in_utc_is_shown_as_written(text):
+    """A file's timestamp at year 1 or 9999 whose offset crosses the range's end once
+    in UTC: the page shows the text, where it once answered 500."""
+    template = Template("{% load sota %}{{ value|as_time }}")
+    assert template.render(Context({"value": text})) == text
