@@ -6,6 +6,7 @@ compute a figure the same way.
 """
 
 import math
+from typing import NamedTuple
 
 from leaderboards.format.rules import ROW_COUNTERS, has_code, n_samples, paper_identity
 
@@ -69,16 +70,21 @@ def row_samples(block):
     return n_samples(block["n_ran"], block["n_unverified"])
 
 
-def differences(page):
-    """Each stated derived figure that differs from the one computed.
+class Difference(NamedTuple):
+    """A derived figure a page states that differs from the one computed."""
 
-    Returns (json path, stated, computed) triples, in document order.
-    """
+    path: str  # its JSON path, as "counts.rows_with_code"
+    stated: object
+    computed: object
+
+
+def differences(page):
+    """Each stated derived figure that differs from the one computed, in document order."""
     found = []
 
     def compare(path, stated, computed):
         if stated != computed:
-            found.append((path, stated, computed))
+            found.append(Difference(path, stated, computed))
 
     rows = page["rows"]
     for name, value in page_counts(rows).items():

@@ -16,7 +16,7 @@ import json
 import math
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.apps import apps
 
@@ -403,8 +403,16 @@ def check_size(size):
         )
 
 
+class CheckedPage(NamedTuple):
+    """A page file read and checked: the page, the sha256 of its bytes, its warnings."""
+
+    page: dict
+    sha256: str
+    warnings: list
+
+
 def read_page(data):
-    """Parse and check page bytes: (page, sha256, warnings) or PageError."""
+    """Parse and check page bytes: a CheckedPage, or PageError."""
     check_size(len(data))
     try:
         text = data.decode("utf-8")
@@ -420,7 +428,7 @@ def read_page(data):
         raise PageError("(file)", f"nested deeper than {MAX_DEPTH} levels") from None
     check_values(page)
     warnings = check_page(page)
-    return page, hashlib.sha256(data).hexdigest(), warnings
+    return CheckedPage(page, hashlib.sha256(data).hexdigest(), warnings)
 
 
 _NOT_FINITE = "is not a finite number; a page's JSON cannot carry it"

@@ -31,7 +31,7 @@ from leaderboards.format import derive
 from leaderboards.format.page import MAX_DEPTH, PageError, Refused, check_text, parse_date, slug_of
 from leaderboards.format.rules import arxiv_id, free_slug, paper_key, slug_for
 from leaderboards.ingest.loader import check_built
-from leaderboards.ingest.sources import Catalogue, Entry, Source
+from leaderboards.ingest.sources import Catalogue, Entry, Problem, Source
 from leaderboards.ingest.writer import Writer
 from leaderboards.models import Dataset, Leaderboard, Paper, Task
 
@@ -329,7 +329,9 @@ class Importer:
         own = dataset.get("dataset") or dataset.get("subdataset") or ""
         if not isinstance(own, str):
             self.writer.report.failed.append(
-                (f"archive task {task['task'][:40]!r}", "dataset: expected a name, not a value")
+                Problem(
+                    f"archive task {task['task'][:40]!r}", "dataset: expected a name, not a value"
+                )
             )
             return
         name = f"{ancestors[-1].name} ({own})" if ancestors else own
@@ -465,7 +467,7 @@ class Importer:
                     check_text(value, field)
         except PageError as error:
             label = f"archive {kind} {str(name)[:40]!r}"
-            self.writer.report.failed.append((label, str(error)))
+            self.writer.report.failed.append(Problem(label, str(error)))
             return False
         return True
 

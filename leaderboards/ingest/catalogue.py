@@ -6,7 +6,7 @@ import dataclasses
 
 from leaderboards.format.page import slug_of
 from leaderboards.format.rules import free_slug, slug_for
-from leaderboards.ingest.sources import Entry
+from leaderboards.ingest.sources import Entry, Problem
 from leaderboards.ingest.tables import create
 from leaderboards.models import Area, Dataset, Paper, Task
 from leaderboards.upkeep.bulk import among, reserve_ids
@@ -108,7 +108,7 @@ class CatalogueWriter:
 
     def _warn_name(self, name, kind, slug, field, kept, other):
         self.report.warnings.append(
-            (
+            Problem(
                 name,
                 f"{kind} {slug!r} keeps its {field} {kept!r}; this source's {other!r} is "
                 f"not applied ({kind}s are shared by boards: the first source wins)",

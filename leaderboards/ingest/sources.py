@@ -15,15 +15,31 @@ from leaderboards.ingest.prepare import PreparedPage
 from leaderboards.models import Leaderboard
 
 
+class Problem(NamedTuple):
+    """A file the load refused, or warned about, and why."""
+
+    file: str
+    message: str
+
+
+class FileDifference(NamedTuple):
+    """A stated derived figure that differs from the computed one, and its file."""
+
+    file: str
+    path: str
+    stated: object
+    computed: object
+
+
 @dataclasses.dataclass
 class LoadReport:
     created: int = 0
     updated: int = 0
     unchanged: int = 0
     older: int = 0
-    failed: list = dataclasses.field(default_factory=list)  # (file, message)
-    warnings: list = dataclasses.field(default_factory=list)  # (file, message)
-    differences: list = dataclasses.field(default_factory=list)  # (file, path, stated, computed)
+    failed: list[Problem] = dataclasses.field(default_factory=list)
+    warnings: list[Problem] = dataclasses.field(default_factory=list)
+    differences: list[FileDifference] = dataclasses.field(default_factory=list)
     # An earlier load's end-of-load work was found unfinished, and this run did it.
     completed_earlier: bool = False
     # Why the load stopped before its last file (the disk is full), else None.

@@ -22,7 +22,15 @@ from leaderboards import decisions, search
 from leaderboards.format.page import PageError
 from leaderboards.ingest import CHUNK, tables
 from leaderboards.ingest.catalogue import CatalogueWriter
-from leaderboards.ingest.sources import Catalogue, Entry, LoadReport, PageItem, Source
+from leaderboards.ingest.sources import (
+    Catalogue,
+    Entry,
+    FileDifference,
+    LoadReport,
+    PageItem,
+    Problem,
+    Source,
+)
 from leaderboards.models import Leaderboard, UpkeepPending
 from leaderboards.upkeep.cache import bump_catalogue_version, data_changed
 from leaderboards.upkeep.figures import refresh_counts, refresh_leaderboards
@@ -197,11 +205,11 @@ class Writer:
         try:
             read = source.read()
         except PageError as error:
-            self.report.failed.append((source.name, str(error)))
+            self.report.failed.append(Problem(source.name, str(error)))
             return None
-        self.report.warnings += [(source.name, w) for w in read.warnings]
+        self.report.warnings += [Problem(source.name, w) for w in read.warnings]
         self.report.differences += [
-            (source.name, *difference) for difference in read.prepared.differences
+            FileDifference(source.name, *difference) for difference in read.prepared.differences
         ]
         return PageItem(source, read.page, read.sha256, read.prepared, None)
 
@@ -262,7 +270,7 @@ class Writer:
         # neither is more recent, so the first taken stands.
         field, stated = _moment_field(item.page)
         self.report.failed.append(
-            (
+            Problem(
                 item.source.name,
                 f"{field}: {stated} is the {field.split('.')[1]} of {item.page['url']} already "
                 f"loaded from {other[0]} in this run, with different content; "
@@ -282,7 +290,7 @@ class Writer:
             # Same moment, other content: not a newer version, and not the one
             # stored. Refused in every run, not only the one that stored it.
             self.report.failed.append(
-                (
+                Problem(
                     name,
                     f"{field}: {stated} is the {field.split('.')[1]} of the stored "
                     f"{item.page['url']}, but the content differs; a new version of a page "
@@ -293,7 +301,7 @@ class Writer:
         if current.read_at is not None and (item.read_at is None or item.read_at < current.read_at):
             self.report.older += 1
             self.report.warnings.append(
-                (
+                Problem(
                     name,
                     f"{field} {stated} is older than "
                     f"the stored {current.read_at.isoformat()}; not applied",
@@ -337,7 +345,7 @@ class Writer:
             if is_disk_full(error):
                 raise DiskFull(_disk_full_message([name], error)) from error
             del self.report.warnings[said:]
-            self.report.failed.append((name, f"(database): {error}"))
+            self.report.failed.append(Problem(name, f"(database): {error}"))
             for item in items:
                 item.board = None
             return False
@@ -397,7 +405,7 @@ class Writer:
         decided = {item.board.pk: item for item in items if getattr(item.board, "decided", False)}
         if decided:
             self.report.warnings += [
-                (decided[board].source.name, warning)
+                Problem(decided[board].source.name, warning)
                 for board, warning in decisions.apply_decisions(list(decided))
             ]
 

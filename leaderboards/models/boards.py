@@ -6,6 +6,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from leaderboards.format.figures import file_direction
 from leaderboards.models.catalogue import Area, Dataset, Paper, Task
 from leaderboards.models.fields import LEADING_INDEX, OrderedJSONField, readable_instant
 
@@ -251,9 +252,7 @@ class Metric(models.Model):
         """ "higher", "lower" or None: the editor's word first, then the file's."""
         if self.editor_direction:
             return None if self.editor_direction == Direction.UNKNOWN else self.editor_direction
-        if self.source_direction in (Direction.HIGHER, Direction.LOWER):
-            return self.source_direction
-        return None
+        return file_direction(self.source_direction)
 
     @property
     def direction_set_by(self):
