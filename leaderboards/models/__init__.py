@@ -8,6 +8,7 @@ metric's editor direction are their copies where the pages read them.
 
 One module per concern, each importing only those before it:
 `fields` (what they share), `catalogue` (areas, tasks, datasets, papers),
+`papers` (authors, conferences, code repositories), `methods` (the taxonomy),
 `boards` (leaderboards, metrics, rows, values), `verification` (Syntology's
 snapshots), `editorial` (decisions, added results, the public record),
 `search` (the search index) and `site` (the site's own state). Everything is
@@ -34,6 +35,8 @@ from leaderboards.models.catalogue import (
     Area,
     BusiestTask,
     Dataset,
+    DatasetLanguage,
+    DatasetModality,
     Paper,
     Task,
     TaskQuerySet,
@@ -55,6 +58,16 @@ from leaderboards.models.fields import (
     UnreadableJSON,
     readable_instant,
 )
+from leaderboards.models.methods import Method, MethodArea, MethodCategory, MethodQuerySet
+from leaderboards.models.papers import (
+    Author,
+    Conference,
+    PaperAuthor,
+    PaperRepository,
+    PaperRepositoryQuerySet,
+    Proceeding,
+    Repository,
+)
 from leaderboards.models.search import SearchEntry, SearchKind, SearchPrefix
 from leaderboards.models.site import SiteState, UpkeepPending
 from leaderboards.models.verification import RowVerification, SnapshotQuerySet, SyntologySnapshot
@@ -72,9 +85,24 @@ __all__ = [
     "Area",
     "BusiestTask",
     "Dataset",
+    "DatasetLanguage",
+    "DatasetModality",
     "Paper",
     "Task",
     "TaskQuerySet",
+    # papers' people and code
+    "Author",
+    "Conference",
+    "PaperAuthor",
+    "PaperRepository",
+    "PaperRepositoryQuerySet",
+    "Proceeding",
+    "Repository",
+    # methods
+    "Method",
+    "MethodArea",
+    "MethodCategory",
+    "MethodQuerySet",
     # boards
     "BOARDS_NEWEST_FIRST",
     "TOP_RESULT",

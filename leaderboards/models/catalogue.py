@@ -111,6 +111,33 @@ class BusiestTask(models.Model):
         return f"{self.place}. in area {self.area_id}: task {self.task_id}"
 
 
+class DatasetModality(models.Model):
+    """A kind of data a dataset holds (Images, Texts, ...), as the datasets file names it."""
+
+    slug = models.SlugField(max_length=200, unique=True)
+    name = models.CharField(max_length=200, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "dataset modalities"
+
+    def __str__(self):
+        return self.name
+
+
+class DatasetLanguage(models.Model):
+    """A language a dataset's texts or speech are in."""
+
+    slug = models.SlugField(max_length=200, unique=True)
+    name = models.CharField(max_length=200, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
 class Dataset(models.Model):
     """A dataset boards measure on, perhaps a part of another."""
 
@@ -125,6 +152,28 @@ class Dataset(models.Model):
     editor_description = models.TextField(null=True, blank=True)
     leaderboard_count = models.PositiveIntegerField(default=0)
     row_count = models.PositiveIntegerField(default=0)
+    # From the archive's datasets file (SPEC 2.4); the page files know none of it.
+    homepage = models.TextField(blank=True, default="", db_default="")
+    introduced_date = models.DateField(null=True, blank=True)
+    paper = models.ForeignKey(
+        "Paper",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="introduced_datasets",
+    )
+    paper_title = models.TextField(blank=True, default="", db_default="")
+    paper_url = models.TextField(blank=True, default="", db_default="")
+    warning = models.TextField(blank=True, default="", db_default="")
+    variants = OrderedJSONField(default=list, blank=True, db_default=[])
+    # [{url, repo, frameworks}], as the file lists them.
+    data_loaders = OrderedJSONField(default=list, blank=True, db_default=[])
+    modalities = models.ManyToManyField(DatasetModality, blank=True, related_name="datasets")
+    languages = models.ManyToManyField(DatasetLanguage, blank=True, related_name="datasets")
+    tasks = models.ManyToManyField(Task, blank=True, related_name="named_datasets")
+    # The archive's own count, kept beside the one computed from what the site holds.
+    num_papers = models.PositiveIntegerField(null=True, blank=True)
+    paper_count = models.PositiveIntegerField(default=0, db_default=0)
 
     class Meta:
         ordering = ["name"]
@@ -168,6 +217,21 @@ class Paper(models.Model):
     # any row whose code samples ran in the newest snapshot.
     has_code = models.BooleanField(default=False)
     verified = models.BooleanField(default=False)
+    # From the archive's papers file (SPEC 2.1); a paper known only from rows has none.
+    abstract = models.TextField(blank=True, default="", db_default="")
+    url_abs = models.TextField(blank=True, default="", db_default="")
+    url_pdf = models.TextField(blank=True, default="", db_default="")
+    proceeding = models.ForeignKey(
+        "Proceeding", null=True, blank=True, on_delete=models.SET_NULL, related_name="papers"
+    )
+    conference_url_abs = models.TextField(blank=True, default="", db_default="")
+    conference_url_pdf = models.TextField(blank=True, default="", db_default="")
+    tasks = models.ManyToManyField(Task, blank=True, related_name="papers")
+    # Whether the papers file describes it (else it is known from rows alone).
+    described = models.BooleanField(default=False, db_default=False)
+    # An editor's, never an import's.
+    withheld = models.BooleanField(default=False, db_default=False)
+    withheld_reason = models.TextField(blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["-date", "title"]
