@@ -212,3 +212,47 @@ def stored_keys(rows):
         }
         for row in rows
     )
+
+
+# Stored text --------------------------------------------------------------------
+
+# What stored text may hold: everything every writer (HTML, JSON, CSV, Atom,
+# SVG, sitemap XML) can carry. XML 1.0 forbids the C0 controls but tab, newline
+# and carriage return, and UTF-8 cannot encode a lone surrogate.
+_UNSTORABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
+
+
+def storable_text(text):
+    """(text, how many characters were replaced): a C0 control by a space, a lone
+    surrogate by U+FFFD. For the archive's records, whose abstracts carry stray
+    form feeds; a page file holding one is refused instead."""
+    count = 0
+
+    def replace(match):
+        nonlocal count
+        count += 1
+        return " " if match.group() < "\ud800" else "\ufffd"
+
+    return _UNSTORABLE.sub(replace, text), count
+
+
+def storable(value):
+    """(value, replaced): storable_text() over every string in a JSON value."""
+    if isinstance(value, str):
+        return storable_text(value)
+    if isinstance(value, list):
+        total, out = 0, []
+        for item in value:
+            item, n = storable(item)
+            out.append(item)
+            total += n
+        return out, total
+    if isinstance(value, dict):
+        total, result = 0, {}
+        for key, item in value.items():
+            key, n = storable(key)
+            item, m = storable(item)
+            result[key] = item
+            total += n + m
+        return result, total
+    return value, 0
