@@ -174,6 +174,10 @@ class Dataset(models.Model):
     # The archive's own count, kept beside the one computed from what the site holds.
     num_papers = models.PositiveIntegerField(null=True, blank=True)
     paper_count = models.PositiveIntegerField(default=0, db_default=0)
+    # The slug of its PwC URL where that is not its slug here (a dataset first
+    # known from a board keeps the slug its URLs already have): /dataset/<pwc_slug>
+    # redirects, so PwC's addresses keep working.
+    pwc_slug = models.SlugField(max_length=300, null=True, blank=True, unique=True)
 
     class Meta:
         ordering = ["name"]
@@ -229,6 +233,9 @@ class Paper(models.Model):
     tasks = models.ManyToManyField(Task, blank=True, related_name="papers")
     # Whether the papers file describes it (else it is known from rows alone).
     described = models.BooleanField(default=False, db_default=False)
+    # The slug of its PwC paper_url where that is not its slug here (a paper first
+    # known from a page file keeps its slug): /paper/<pwc_slug> redirects.
+    pwc_slug = models.SlugField(max_length=300, null=True, blank=True, unique=True)
     # An editor's, never an import's.
     withheld = models.BooleanField(default=False, db_default=False)
     withheld_reason = models.TextField(blank=True, default="", db_default="")
