@@ -69,6 +69,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # Public pages are read-only, and no address holds a NUL: before anything reads it.
+    "leaderboards.web.guards.RequestGuardMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before the rest, so a cached page skips them; after the headers above,
     # which every response gets, cached or not.

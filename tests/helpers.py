@@ -9,13 +9,14 @@ import copy
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 from django.core.management import call_command
-from django.urls import reverse
+from django.urls import URLResolver, get_resolver, reverse
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED_FILE = ROOT / "seeds" / "000_fb04590d24745268.txt"
@@ -362,3 +363,35 @@ def reader_that_waits(paths):
     """A load's reader that never reads: it says so, then hangs until killed."""
     print("reading", file=sys.stderr, flush=True)
     time.sleep(60)
+
+
+# The site's URL patterns, walked from the resolver ------------------------------
+
+# A path parameter as a route writes it (<slug:slug>, <id>) or a regex does ((?P<id>...)).
+PARAMETER = re.compile(r"<(?:[^>:]+:)?[^>]+>|\(\?P<[^>]+>[^)]*\)")
+
+
+def public_routes(resolver=None, prefix=""):
+    """Every URL pattern as one string, with its includes' prefixes; admin left out."""
+    resolver = resolver or get_resolver()
+    for entry in resolver.url_patterns:
+        text = prefix + str(entry.pattern).removeprefix("^").removesuffix("$").removesuffix("\\Z")
+        if isinstance(entry, URLResolver):
+            if "admin" not in (entry.app_name, entry.namespace):
+                yield from public_routes(entry, text)
+        else:
+            # A regex's escaped dot and optional slash, as a URL would have them.
+            yield text.replace("\\.", ".").replace("/?", "/")
+
+
+def fill(route, values):
+    """The route with its parameters replaced, in order, by values (the last repeated)."""
+    values = iter(values)
+    last = None
+
+    def value(match):
+        nonlocal last
+        last = next(values, last)
+        return last
+
+    return "/" + PARAMETER.sub(value, route)

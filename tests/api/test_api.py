@@ -166,13 +166,28 @@ def test_bad_parameters_are_a_json_400(client, seeded, params):
         f"{API}/evaluations/{SEED_SLUG}/metrics/999999999999999999999/",
         f"{API}/evaluations/{SEED_SLUG}/results/0/",
         f"{API}/papers/%E2%98%83/",
-        f"{API}/tasks/a%00b/",
-        f"{API}/evaluations/%00/results/",
         f"{API}/no-such-endpoint/",
     ],
 )
 def test_unknown_ids_are_a_json_404(client, seeded, path):
     assert get(client, path, status=404)["error"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"{API}/tasks/a%00b/",
+        f"{API}/evaluations/%00/results/",
+        f"{API}/evaluations/{SEED_SLUG}%00/",
+        f"{API}/papers/?title=a%00b",
+        f"{API}/no-such-endpoint%00/",
+    ],
+)
+def test_a_nul_anywhere_in_an_api_address_is_a_json_400(client, seeded, path):
+    """PostgreSQL takes no NUL in text: an id holding one once answered 500 there."""
+    response = client.get(path)
+    assert response.status_code == 400
+    assert "NUL" in response.json()["error"]
 
 
 def test_a_page_past_the_last_is_a_json_404(client, seeded):

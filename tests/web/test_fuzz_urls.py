@@ -6,24 +6,19 @@ is left out: it is behind a login and Django's own.
 """
 
 import random
-import re
 from urllib.parse import quote
 
 import pytest
 from django.apps import apps
 from django.test import Client
-from django.urls import URLResolver, get_resolver
 
 from leaderboards.ingest.loader import Loader
-from tests.helpers import SEED_FILE
+from tests.helpers import PARAMETER, SEED_FILE, fill, public_routes
 from tests.hostile import hostile_page
 from tools.synthetic_pages import generate_pages
 
 # Every URL pattern walked with many inputs: the full run's, not the quick loop's.
 pytestmark = pytest.mark.slow
-
-# A path parameter as a route writes it (<slug:slug>, <id>) or a regex does ((?P<id>...)).
-PARAMETER = re.compile(r"<(?:[^>:]+:)?[^>]+>|\(\?P<[^>]+>[^)]*\)")
 
 # Reflected back as markup, this would run: pages must escape what they echo.
 MARKUP = '"><script>alert("fuzz")</script>'
@@ -100,32 +95,6 @@ QUERIES = [
 # Random query strings shared out over the routes, so that the test's time
 # stays bounded as routes are added; every route gets a few.
 RANDOM_QUERIES = 300
-
-
-def public_routes(resolver=None, prefix=""):
-    """Every URL pattern as one string, with its includes' prefixes; admin left out."""
-    resolver = resolver or get_resolver()
-    for entry in resolver.url_patterns:
-        text = prefix + str(entry.pattern).removeprefix("^").removesuffix("$").removesuffix("\\Z")
-        if isinstance(entry, URLResolver):
-            if "admin" not in (entry.app_name, entry.namespace):
-                yield from public_routes(entry, text)
-        else:
-            # A regex's escaped dot and optional slash, as a URL would have them.
-            yield text.replace("\\.", ".").replace("/?", "/")
-
-
-def fill(route, values):
-    """The route with its parameters replaced, in order, by values (the last repeated)."""
-    values = iter(values)
-    last = None
-
-    def value(match):
-        nonlocal last
-        last = next(values, last)
-        return last
-
-    return "/" + PARAMETER.sub(value, route)
 
 
 def real_values():
