@@ -75,7 +75,7 @@ def _by_first_record(path):
 
 def in_canonical_order(paths):
     """(kind, path) in CANONICAL order; ValueError for a kind given twice."""
-    by_kind = {}
+    by_kind: dict[str, object] = {}
     for path in paths:
         kind = recognise(path)
         if kind in by_kind:
@@ -88,12 +88,13 @@ class Refused(NamedTuple):
     """A record skipped: where it is, which field, and why."""
 
     file: str
-    index: int
+    # The record's index in the file's array ("index" would hide tuple.index).
+    position: int
     field: str
     reason: str
 
     def __str__(self):
-        return f"{self.file}[{self.index}].{self.field}: {self.reason}"
+        return f"{self.file}[{self.position}].{self.field}: {self.reason}"
 
 
 class RecordError(ValueError):
