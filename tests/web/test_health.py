@@ -31,7 +31,7 @@ def test_healthz_is_ok_when_the_database_answers(db, client, settings):
     for _ in range(2):
         response = client.get(HEALTHZ)
         assert response.status_code == 200
-        assert response.json() == {"status": "ok", "database": "ok"}
+        assert response.json() == {"status": "ok", "database": "ok", "pages": "ok", "cache": "ok"}
         assert "no-store" in response.headers["Cache-Control"]
         assert "X-Page-Cache" not in response.headers
 
@@ -97,3 +97,31 @@ def test_every_log_line_goes_through_the_redaction():
     console = django_settings.LOGGING["handlers"]["console"]
     assert "redact_secrets" in console["filters"]
     assert "%(pathname)s:%(lineno)d" in django_settings.LOGGING["formatters"]["where"]["format"]
+
+
+def test_healthz_fails_when_pages_cannot_find_their_static_files(db, client, settings, tmp_path):
+    """Started in production on files collected without a manifest, every page answered
+    500 (`Missing staticfiles manifest entry`) while /healthz said 200."""
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+    response = client.get(HEALTHZ)
+    assert response.status_code == 503
+    body = response.json()
+    assert body["pages"] == "failing"
+    assert "manifest" in body["reason"]
+
+
+def test_static_files_collected_as_make_collects_them_serve_a_production_start(
+    db, client, settings
+):
+    """`make run` and `make static` collect with the manifest production reads."""
+    assert (settings.STATIC_ROOT / "staticfiles.json").is_file(), "run `make static` first"
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+    assert client.get("/").status_code == 200
+    assert client.get(HEALTHZ).json()["pages"] == "ok"
