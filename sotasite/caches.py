@@ -87,7 +87,7 @@ def _given_default(args, kwargs):
 
 
 class ResilientRedisCache(RedisCache):
-    """RedisCache whose failures are misses, with a short socket time-out and a pause after failing."""
+    """RedisCache whose failures are misses, with a short time-out and a pause after failing."""
 
     def __init__(self, server, params):
         params = {**params, "OPTIONS": {**_TIMEOUTS, **params.get("OPTIONS", {})}}
