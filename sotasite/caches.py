@@ -105,9 +105,7 @@ class ResilientRedisCache(RedisCache):
     set = _falls_back(lambda args, kwargs: None)(RedisCache.set)
     add = _falls_back(lambda args, kwargs: False)(RedisCache.add)
     touch = _falls_back(lambda args, kwargs: False)(RedisCache.touch)
-    set_many = _falls_back(lambda args, kwargs: list(args[0]) if args else [])(
-        RedisCache.set_many
-    )
+    set_many = _falls_back(lambda args, kwargs: list(args[0]) if args else [])(RedisCache.set_many)
     delete = _falls_back(lambda args, kwargs: False)(RedisCache.delete)
     delete_many = _falls_back(lambda args, kwargs: None)(RedisCache.delete_many)
     clear = _falls_back(lambda args, kwargs: False)(RedisCache.clear)
