@@ -120,9 +120,10 @@ def _read_ahead(files):
             yield Source(str(path), partial(_read_file, path))
         while pending:
             batch, future = pending.popleft()
-            if (following := next(batches, None)) is not None:
-                pending.append((following, pool.submit(_read_files, following)))
             try:
+                # Submitting to a reader already killed raises as its result does.
+                if (following := next(batches, None)) is not None:
+                    pending.append((following, pool.submit(_read_files, following)))
                 results = future.result()
             except BrokenExecutor as error:
                 # Killed (out of memory, say): the writer finishes the chunks

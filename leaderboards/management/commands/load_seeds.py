@@ -2,6 +2,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from leaderboards.ingest.loader import Loader
+from leaderboards.ingest.lock import LoadRunning, one_load_at_a_time
 from leaderboards.management.report import write_report
 
 
@@ -16,12 +17,20 @@ class Command(BaseCommand):
         parser.add_argument(
             "--dry-run", action="store_true", help="check the files and report, write nothing"
         )
+        parser.add_argument(
+            "--no-wait",
+            action="store_true",
+            help="if another load is running, say so and exit non-zero instead of waiting for it",
+        )
 
-    def handle(self, *args, paths, dry_run, verbosity, **options):
+    def handle(self, *args, paths, dry_run, no_wait, verbosity, **options):
         paths = paths or [settings.SEEDS_DIR]
         loader = Loader(dry_run=dry_run)
         try:
-            report = loader.load(paths, progress=self._progress if verbosity else None)
+            with one_load_at_a_time(wait=not no_wait, said=self.stderr.write):
+                report = loader.load(paths, progress=self._progress if verbosity else None)
+        except LoadRunning as error:
+            raise CommandError(str(error)) from None
         except OSError as error:
             # The files stopped being readable partway (their reader died): the
             # chunks written before are kept and finished.
