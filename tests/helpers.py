@@ -395,3 +395,77 @@ def fill(route, values):
         return last
 
     return "/" + PARAMETER.sub(value, route)
+
+
+# The archive's catalogue, made directly (issue #28's pages) ---------------------
+
+
+def make_paper(slug, title=None, date="2021-06-01", **fields):
+    """A paper as the papers file describes it (described=True unless told)."""
+    from leaderboards.models import Paper
+
+    fields.setdefault("described", True)
+    return Paper.objects.create(
+        slug=slug, title=title if title is not None else slug.replace("-", " ").title(),
+        date=date, **fields,
+    )  # fmt: skip
+
+
+def make_authors(paper, *names):
+    """The paper's author list, in order; an author per name, shared across papers."""
+    from django.utils.text import slugify
+
+    from leaderboards.models import Author, PaperAuthor
+
+    authors = []
+    for position, name in enumerate(names):
+        author, _ = Author.objects.get_or_create(name=name, defaults={"slug": slugify(name)})
+        PaperAuthor.objects.create(paper=paper, author=author, position=position)
+        authors.append(author)
+    return authors
+
+
+def make_proceeding(name, conference=None, year=None, month=None):
+    """A proceeding "NeurIPS 2021 12" of its conference (made as needed)."""
+    from django.utils.text import slugify
+
+    from leaderboards.models import Conference, Proceeding
+
+    conference = conference or name.split()[0]
+    conference, _ = Conference.objects.get_or_create(
+        name=conference, defaults={"slug": slugify(conference)}
+    )
+    return Proceeding.objects.create(
+        name=name, slug=slugify(name), conference=conference, year=year, month=month
+    )
+
+
+def make_code_link(paper, url, **fields):
+    """A link from the paper to a repository (made as needed), as the links file gives it."""
+    from leaderboards.models import PaperRepository, Repository
+
+    repository, _ = Repository.objects.get_or_create(url=url)
+    return PaperRepository.objects.create(paper=paper, repository=repository, **fields)
+
+
+def make_method(slug, name=None, categories=(), papers=(), **fields):
+    """A method, in these categories, used by these papers."""
+    from leaderboards.models import Method
+
+    method = Method.objects.create(slug=slug, name=name or slug.replace("-", " ").title(), **fields)
+    method.categories.set(categories)
+    method.papers.set(papers)
+    return method
+
+
+def make_category(name, area=None, parent=None, **fields):
+    """A methods category (PwC's collection), in an area (made as needed by its name)."""
+    from django.utils.text import slugify
+
+    from leaderboards.models import MethodArea, MethodCategory
+
+    if isinstance(area, str):
+        area, _ = MethodArea.objects.get_or_create(name=area, defaults={"slug": slugify(area)})
+    return MethodCategory.objects.create(
+        name=name, slug=slugify(name), area=area, parent=parent, **fields
+    )
