@@ -108,3 +108,25 @@ def test_the_years_chart_fills_gaps_and_keeps_the_latest_years():
     wide = years_chart([(1950, 1), (2024, 2)])
     assert wide.bars[0].year == 1985 and wide.years[0] == (1950, 1)
     assert years_chart([]) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "slug", "queries"),
+    [
+        ("method_area", "computer-vision", 6),
+        ("method_category", "convolutional-neural-networks", 5),
+    ],
+)
+def test_area_and_category_pages_cost_the_same_however_many_methods(
+    taxonomy, client, django_assert_num_queries, name, slug, queries
+):
+    url = reverse(f"leaderboards:{name}", args=[slug])
+    with django_assert_num_queries(queries):
+        client.get(url)
+    cnn = taxonomy.categories.get()
+    for n in range(60):
+        make_method(f"extra-{n}", categories=[cnn], paper_count=n)
+        make_category(f"More {n}", area=cnn.area, parent=cnn)
+    with django_assert_num_queries(queries):
+        page = html_of(client, url)
+    assert "1–50 of" in page and "Extra 59" in page
