@@ -97,6 +97,13 @@ def test_a_withheld_paper_is_gone_with_the_editors_reason(resnet, client):
     assert "Deep Residual Learning" not in response.content.decode()
 
 
+def test_the_paper_list_leaves_a_withheld_paper_out(resnet, client):
+    make_paper("kept", "A Kept Paper")
+    Paper.objects.filter(pk=resnet.pk).update(withheld=True, withheld_reason="Spam.")
+    html = client.get(reverse("leaderboards:paper_list")).content.decode()
+    assert "A Kept Paper" in html and "Deep Residual" not in html
+
+
 def test_pwc_slug_redirects_permanently_and_unknown_is_404(resnet, client):
     Paper.objects.filter(pk=resnet.pk).update(pwc_slug="deep-residual-learning-for-image-1")
     response = client.get(paper_url("deep-residual-learning-for-image-1"))

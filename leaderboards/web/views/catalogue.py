@@ -246,7 +246,10 @@ def dataset_detail(request, slug):
 
 
 def paper_list(request):
-    return _filtered_list(request, PaperFilter, Paper.objects.all(), "leaderboards/paper_list.html")
+    # A withheld paper's page answers 410: the list does not offer it.
+    return _filtered_list(
+        request, PaperFilter, Paper.objects.filter(withheld=False), "leaderboards/paper_list.html"
+    )
 
 
 def leaderboard_list(request):
