@@ -395,3 +395,174 @@ def fill(route, values):
         return last
 
     return "/" + PARAMETER.sub(value, route)
+
+
+# The archive's catalogue, made directly (issue #28's pages) ---------------------
+
+
+def make_paper(slug, title=None, date="2021-06-01", **fields):
+    """A paper as the papers file describes it (described=True unless told)."""
+    from leaderboards.models import Paper
+
+    fields.setdefault("described", True)
+    return Paper.objects.create(
+        slug=slug, title=title if title is not None else slug.replace("-", " ").title(),
+        date=date, **fields,
+    )  # fmt: skip
+
+
+def make_authors(paper, *names):
+    """The paper's author list, in order; an author per name, shared across papers."""
+    from django.utils.text import slugify
+
+    from leaderboards.models import Author, PaperAuthor
+
+    authors = []
+    for position, name in enumerate(names):
+        author, _ = Author.objects.get_or_create(name=name, defaults={"slug": slugify(name)})
+        PaperAuthor.objects.create(paper=paper, author=author, position=position)
+        authors.append(author)
+    return authors
+
+
+def make_proceeding(name, conference=None, year=None, month=None):
+    """A proceeding "NeurIPS 2021 12" of its conference (made as needed)."""
+    from django.utils.text import slugify
+
+    from leaderboards.models import Conference, Proceeding
+
+    conference = conference or name.split()[0]
+    conference, _ = Conference.objects.get_or_create(
+        name=conference, defaults={"slug": slugify(conference)}
+    )
+    return Proceeding.objects.create(
+        name=name, slug=slugify(name), conference=conference, year=year, month=month
+    )
+
+
+def make_code_link(paper, url, **fields):
+    """A link from the paper to a repository (made as needed), as the links file gives it."""
+    from leaderboards.models import PaperRepository, Repository
+
+    repository, _ = Repository.objects.get_or_create(url=url)
+    return PaperRepository.objects.create(paper=paper, repository=repository, **fields)
+
+
+def make_method(slug, name=None, categories=(), papers=(), **fields):
+    """A method, in these categories, used by these papers."""
+    from leaderboards.models import Method
+
+    method = Method.objects.create(slug=slug, name=name or slug.replace("-", " ").title(), **fields)
+    method.categories.set(categories)
+    method.papers.set(papers)
+    return method
+
+
+def make_category(name, area=None, parent=None, **fields):
+    """A methods category (PwC's collection), in an area (made as needed by its name)."""
+    from django.utils.text import slugify
+
+    from leaderboards.models import MethodArea, MethodCategory
+
+    if isinstance(area, str):
+        area, _ = MethodArea.objects.get_or_create(name=area, defaults={"slug": slugify(area)})
+    return MethodCategory.objects.create(
+        name=name, slug=slugify(name), area=area, parent=parent, **fields
+    )
+
+
+def make_showcase():
+    """The seed's paper and dataset as the other four archive files describe them.
+
+    For the browser tests (screenshots, axe): every new page type with
+    realistic data, some of it hostile. Needs the seed page loaded.
+    """
+    from leaderboards.models import Dataset, DatasetLanguage, DatasetModality, Paper, Task
+
+    paper = Paper.objects.get(slug=PAPER)
+    Paper.objects.filter(pk=paper.pk).update(
+        described=True,
+        abstract=(
+            "Out-of-distribution (OoD) detection flags inputs unlike the training data. We align "
+            "image and text embeddings with a cross-modal loss and bound the $\\ell_2$ distance "
+            "$\\|f(x) - g(t)\\|_2 \\le \\epsilon$ between the two, so that the score "
+            "$$S(x) = \\max_i \\frac{e^{s_i / \\tau}}{\\sum_j e^{s_j / \\tau}}$$ separates in- "
+            "from "
+            "out-of-distribution inputs. On ImageNet-1k our method cuts FPR95 by 10% "
+            "<script>alert(1)</script>.\n\nCode is public."
+        ),
+        url_abs="https://arxiv.org/abs/2503.18817v1",
+        url_pdf="https://arxiv.org/pdf/2503.18817v1.pdf",
+        proceeding=make_proceeding("CVPR 2025 6", year=2025, month=6),
+    )
+    paper.refresh_from_db()
+    make_authors(paper, "Jeonghyeon Kim", "Sangheum Hwang", "Zoë Ångström-Núñez")
+    make_code_link(
+        paper, "https://github.com/ma-kjh/CMA-OoDD", is_official=True, framework="pytorch",
+        mentioned_in_paper=True, mentioned_in_github=True,
+    )  # fmt: skip
+    make_code_link(paper, "https://github.com/someone/cma-reimplementation", framework="jax",
+                   mentioned_in_github=True)  # fmt: skip
+    make_code_link(paper, "https://github.com/spam/casino", editor_unlinked=True,
+                   editor_reason="Not this paper's code.")  # fmt: skip
+    paper.tasks.add(*Task.objects.filter(slug=TASK))
+    cnn = make_category(
+        "Vision Transformers", area="Computer Vision",
+        description="Transformers applied to **images**, patch by patch.",
+    )  # fmt: skip
+    losses = make_category("Loss Functions", area="General")
+    contrastive = make_category("Contrastive Losses", area=losses.area, parent=losses)
+    older = []
+    for index, year in enumerate((2021, 2021, 2022, 2023, 2023, 2023, 2024)):
+        older.append(
+            make_paper(
+                f"vit-study-{index}",
+                f"A Vision Transformer Study, part {index + 1}",
+                f"{year}-03-0{index + 1}",
+            )  # fmt: skip
+        )
+    make_authors(older[0], "Jeonghyeon Kim")
+    Paper.objects.filter(pk=older[3].pk).update(
+        proceeding=make_proceeding("CVPR 2023 6", conference="CVPR", year=2023, month=6)
+    )
+    make_method(
+        "vision-transformer", "ViT", full_name="Vision Transformer", categories=[cnn],
+        papers=[paper, *older], paper_count=8, num_papers=1411, introduced_year=2020,
+        description=(
+            "The **Vision Transformer** splits an image into patches and feeds them to a "
+            "[Transformer](https://arxiv.org/abs/1706.03762).\n\n| Model | Layers | Params |\n"
+            "|---|---|---|\n| ViT-B/16 | 12 | 86M |\n| ViT-L/16 | 24 | 307M |\n\n"
+            "[click](javascript:alert(1)) <img src=x onerror=alert(1)>"
+        ),
+        code_snippet_url="https://github.com/google-research/vision_transformer",
+        source_url="https://arxiv.org/abs/2010.11929v2",
+        source_title="An Image is Worth 16x16 Words",
+        paper_title="An Image is Worth 16x16 Words: Transformers for Image Recognition at Scale",
+        paper_url="https://arxiv.org/abs/2010.11929v2",
+    )  # fmt: skip
+    make_method("infonce", "InfoNCE", categories=[contrastive], papers=[paper], paper_count=1)
+    make_method("casino", "Best online casino", categories=[cnn], withheld=True,
+                withheld_reason="Spam.")  # fmt: skip
+    dataset = Dataset.objects.get(slug=DATASET)
+    Dataset.objects.filter(pk=dataset.pk).update(
+        full_name="ImageNet-1k (in-distribution) versus SUN (out-of-distribution)",
+        homepage="https://vision.princeton.edu/projects/2010/SUN/",
+        description=(
+            "**SUN** holds scenes; as an OoD set it is paired with ImageNet-1k.\n\n"
+            "| Split | Images |\n|---|---|\n| test | 10,000 |"
+        ),
+        introduced_date="2010-06-13",
+        warning="Some SUN images overlap ImageNet classes.",
+        variants=["SUN (OoD)", "iNaturalist/SUN"],
+        data_loaders=[
+            {"url": "https://github.com/deeplearning-wisc/large_scale_ood",
+             "repo": "https://github.com/deeplearning-wisc/large_scale_ood",
+             "frameworks": ["pytorch"]},
+        ],
+        num_papers=41,
+        paper_count=19,
+    )  # fmt: skip
+    dataset.modalities.add(DatasetModality.objects.create(slug="images", name="Images"))
+    dataset.languages.add(DatasetLanguage.objects.create(slug="english", name="English"))
+    dataset.tasks.add(*Task.objects.filter(slug=TASK))
+    return paper

@@ -1,13 +1,17 @@
 from django import template
 
 from leaderboards.format import rules
-from leaderboards.web import words
+from leaderboards.web import markup, words
 
 register = template.Library()
 
 
 # The one rule of which URLs from data are linked (format.rules).
 register.filter("http_url", rules.http_url)
+
+# Text from the public, rendered through the one sanitiser (web.markup).
+register.filter("markdown", markup.markdown_html, is_safe=True)
+register.filter("abstract", markup.abstract_html, is_safe=True)
 
 
 @register.simple_tag

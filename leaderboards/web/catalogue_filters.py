@@ -17,8 +17,11 @@ from leaderboards.models import (
     Dataset,
     Leaderboard,
     LeaderboardArea,
+    Method,
     Metric,
     Paper,
+    PaperRepository,
+    Row,
     SiteState,
     Task,
 )
@@ -175,13 +178,43 @@ class TaskFilter(ListFilter):
         return None
 
 
+# A link is the authors' own code by an editor's word, else the archive's
+# (PaperRepository.official, as a query condition).
+OFFICIAL = Q(editor_official=True) | Q(editor_official__isnull=True, is_official=True)
+
+
+def _slug(label, method):
+    """A filter by a related row's slug: text, not a menu of every row.
+
+    An unknown slug matches no row (an empty list), as a misspelt name would.
+    """
+    return django_filters.CharFilter(method=method, label=label, max_length=300)
+
+
+def _linked(through, own, field):
+    """A filter method: rows linked through `through` (by `own`) to the `field` of that slug."""
+
+    def filter_by(filterset, queryset, name, value):
+        linked = through.objects.filter(**{own: OuterRef("pk"), f"{field}__slug": value.strip()})
+        return queryset.filter(Exists(linked))
+
+    return filter_by
+
+
 class DatasetFilter(ListFilter):
     q = _text("name", "Name contains")
+    modality = _slug("Modality", "by_modality")
+    task = _slug("Task", "by_task")
+    language = _slug("Language", "by_language")
     sort = SortFilter(CATALOGUE_SORTS, label="Sort by")
 
     class Meta:
         model = Dataset
         fields = []
+
+    by_modality = _linked(Dataset.modalities.through, "dataset", "datasetmodality")
+    by_task = _linked(Dataset.tasks.through, "dataset", "task")
+    by_language = _linked(Dataset.languages.through, "dataset", "datasetlanguage")
 
 
 class PaperFilter(ListFilter):
@@ -192,6 +225,14 @@ class PaperFilter(ListFilter):
     )  # fmt: skip
     has_code = django_filters.BooleanFilter(label="Has code", widget=AnyYesNo)
     verified = django_filters.BooleanFilter(label="Code ran", widget=AnyYesNo)
+    task = _slug("Task", "by_task")
+    method = _slug("Method", "by_method")
+    dataset = _slug("Dataset", "by_dataset")
+    conference = _slug("Conference", "by_conference")
+    official_code = django_filters.BooleanFilter(
+        method="by_official_code", label="Official code", widget=AnyYesNo
+    )
+    framework = django_filters.CharFilter(method="by_framework", label="Framework", max_length=100)
     sort = SortFilter(
         {
             # Ties broken by pk, which every index ends in, so no sort is needed.
@@ -209,6 +250,28 @@ class PaperFilter(ListFilter):
     def known_count(self):
         # Every paper listed: the loader has counted them.
         return _site_total("paper_count") if not self.narrowing else None
+
+    by_task = _linked(Paper.tasks.through, "paper", "task")
+    by_method = _linked(Method.papers.through, "paper", "method")
+
+    def by_dataset(self, queryset, name, value):
+        rows = Row.objects.filter(
+            paper=OuterRef("pk"), withheld=False, leaderboard__dataset__slug=value.strip()
+        )
+        return queryset.filter(Exists(rows))
+
+    def by_conference(self, queryset, name, value):
+        return queryset.filter(proceeding__conference__slug=value.strip())
+
+    def by_official_code(self, queryset, name, value):
+        official = PaperRepository.objects.shown().filter(OFFICIAL, paper=OuterRef("pk"))
+        return queryset.filter(Exists(official) if value else ~Exists(official))
+
+    def by_framework(self, queryset, name, value):
+        links = PaperRepository.objects.shown().filter(
+            paper=OuterRef("pk"), framework__iexact=value.strip()
+        )
+        return queryset.filter(Exists(links))
 
 
 class LeaderboardFilter(ListFilter):

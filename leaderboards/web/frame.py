@@ -18,6 +18,7 @@ NAV = [
     ("Tasks", "leaderboards:task_list"),
     ("Datasets", "leaderboards:dataset_list"),
     ("Papers", "leaderboards:paper_list"),
+    ("Methods", "leaderboards:method_list"),
 ]
 
 

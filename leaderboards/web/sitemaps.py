@@ -3,7 +3,18 @@
 from django.contrib.sitemaps import Sitemap
 from django.urls import reverse
 
-from leaderboards.models import Area, Dataset, Leaderboard, Paper, Task
+from leaderboards.models import (
+    Area,
+    Author,
+    Conference,
+    Dataset,
+    Leaderboard,
+    Method,
+    MethodArea,
+    MethodCategory,
+    Paper,
+    Task,
+)
 
 
 class ListSitemap(Sitemap):
@@ -17,6 +28,7 @@ class ListSitemap(Sitemap):
             "task_list",
             "dataset_list",
             "paper_list",
+            "method_list",
         ]
 
     def location(self, item):
@@ -49,6 +61,33 @@ class DatasetSitemap(SlugSitemap):
 class PaperSitemap(SlugSitemap):
     model = Paper
 
+    def items(self):
+        # A withheld paper's address answers 410: not a page to index.
+        return super().items().filter(withheld=False)
+
+
+class AuthorSitemap(SlugSitemap):
+    model = Author
+
+
+class ConferenceSitemap(SlugSitemap):
+    model = Conference
+
+
+class MethodAreaSitemap(SlugSitemap):
+    model = MethodArea
+
+
+class MethodCategorySitemap(SlugSitemap):
+    model = MethodCategory
+
+
+class MethodSitemap(SlugSitemap):
+    model = Method
+
+    def items(self):
+        return super().items().filter(withheld=False)
+
 
 class LeaderboardSitemap(SlugSitemap):
     model = Leaderboard
@@ -66,5 +105,10 @@ SITEMAPS = {
     "tasks": TaskSitemap,
     "datasets": DatasetSitemap,
     "papers": PaperSitemap,
+    "authors": AuthorSitemap,
+    "conferences": ConferenceSitemap,
+    "method-areas": MethodAreaSitemap,
+    "method-categories": MethodCategorySitemap,
+    "methods": MethodSitemap,
     "leaderboards": LeaderboardSitemap,
 }

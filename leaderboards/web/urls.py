@@ -1,7 +1,16 @@
 from django.urls import path
 
 from leaderboards.web.feeds import EditorialChangesFeed, NewestResultsFeed
-from leaderboards.web.views import badges, catalogue, changes, home, leaderboard, search
+from leaderboards.web.views import (
+    badges,
+    catalogue,
+    changes,
+    home,
+    leaderboard,
+    methods,
+    papers,
+    search,
+)
 
 app_name = "leaderboards"
 
@@ -14,7 +23,15 @@ urlpatterns = [
     path("area/<slug:slug>", catalogue.area_detail, name="area"),
     path("task/<slug:slug>", catalogue.task_detail, name="task"),
     path("dataset/<slug:slug>", catalogue.dataset_detail, name="dataset"),
-    path("paper/<slug:slug>", catalogue.paper_detail, name="paper"),
+    path("paper/<slug:slug>", papers.paper_detail, name="paper"),
+    # Issue #28: the rest of the archive, at PwC's addresses.
+    path("author/<slug:slug>", papers.author_detail, name="author"),
+    path("conference/<slug:slug>", papers.conference_detail, name="conference"),
+    path("methods/", methods.method_list, name="method_list"),
+    path("methods/area/<slug:slug>", methods.method_area, name="method_area"),
+    path("methods/category/<slug:slug>", methods.method_category, name="method_category"),
+    path("method/<slug:slug>", methods.method_detail, name="method"),
+    path("badge/<slug:paper_slug>/<slug:board_slug>", badges.pwc_badge, name="pwc_badge"),
     # Issue #4: browsing and search.
     path("", home.home, name="home"),
     path("sota/", catalogue.leaderboard_list, name="leaderboard_list"),

@@ -615,9 +615,11 @@ def test_pagination_links_keep_the_filters(load, seed_page, write_page, client):
         # The subtasks are one query, however many there are.
         (f"/task/{TASK}", 6),
         ("/dataset/", 3),
-        (f"/dataset/{DATASET}", 4),
+        # Its modalities, languages, tasks, introducing paper and papers: 8.
+        (f"/dataset/{DATASET}", 8),
         ("/paper/", 3),
-        (f"/paper/{PAPER}", 4),
+        # Its authors, code, tasks, methods and datasets introduced: 9.
+        (f"/paper/{PAPER}", 9),
         ("/sota/", 4),
         ("/sota/?area=computer-vision&metric=fpr&verified=true", 4),
         # An area alone is counted by the loader: 3 (it was 4).

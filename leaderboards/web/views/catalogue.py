@@ -1,18 +1,18 @@
 """Browsing the catalogue: lists and pages of areas, tasks, datasets, papers, leaderboards."""
 
 from django.core.paginator import Paginator
-from django.db.models import Prefetch
-from django.shortcuts import get_object_or_404, render
+from django.db.models import Exists, OuterRef
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.functional import cached_property
 
-from leaderboards.format.rules import http_url
 from leaderboards.models import (
+    NEWEST_FIRST,
     Area,
     Dataset,
     Leaderboard,
-    MetricValue,
     Paper,
-    RowVerification,
+    Row,
     Task,
 )
 from leaderboards.web.catalogue_filters import (
@@ -122,6 +122,21 @@ def _page(request, queryset, per_page=PER_PAGE, count=None, rows=None):
     return page
 
 
+def find_or_redirect(model, slug, queryset=None):
+    """(object, None) by its slug, or (None, a permanent redirect) from the PwC slug it had.
+
+    A paper or dataset first known from a page file keeps that file's slug;
+    where its PwC URL's slug differs, PwC's address for it still arrives.
+    """
+    found = (queryset if queryset is not None else model.objects).filter(slug=slug).first()
+    if found is not None:
+        return found, None
+    moved = model.objects.filter(pwc_slug=slug).values_list("slug", flat=True).first()
+    if moved is None:
+        return None, None
+    return None, redirect(model(slug=moved).get_absolute_url(), permanent=True)
+
+
 def _filtered_list(request, filter_class, queryset, template):
     """A list page: its filter form, one page of results, and 400 for unreadable filters."""
     filterset = filter_class(request.GET, queryset=queryset)
@@ -175,50 +190,65 @@ def dataset_list(request):
     )
 
 
+# The newest of a dataset's papers its page names; the paper list filtered
+# by the dataset pages through them all.
+DATASET_PAPERS = 10
+
+
+def dataset_papers(dataset):
+    """The papers of a dataset's boards' shown rows, newest first."""
+    return Paper.objects.filter(
+        Exists(
+            Row.objects.filter(paper=OuterRef("pk"), withheld=False, leaderboard__dataset=dataset)
+        ),
+        withheld=False,
+    ).order_by(*NEWEST_FIRST)
+
+
+def _loaders(data_loaders):
+    """The file's data loaders as {url, repo, frameworks}, whatever odd shapes it held."""
+    loaders = []
+    for loader in data_loaders if isinstance(data_loaders, list) else []:
+        if not isinstance(loader, dict):
+            continue
+        frameworks = loader.get("frameworks")
+        frameworks = frameworks if isinstance(frameworks, list) else []
+        loaders.append(
+            {
+                "url": str(loader.get("url") or ""),
+                "repo": str(loader.get("repo") or ""),
+                "frameworks": [str(name) for name in frameworks if name],
+            }
+        )
+    return loaders
+
+
 def dataset_detail(request, slug):
-    dataset = get_object_or_404(Dataset, slug=slug)
+    dataset, moved = find_or_redirect(Dataset, slug, Dataset.objects.select_related("paper"))
+    if moved is not None:
+        return moved
+    if dataset is None:
+        raise Http404("No such dataset.")
     leaderboards = dataset.leaderboards.for_list().order_by("slug")
     return render(
         request,
         "leaderboards/dataset_detail.html",
-        {"dataset": dataset, "page_obj": _page(request, leaderboards)},
+        {
+            "dataset": dataset,
+            "page_obj": _page(request, leaderboards),
+            "modalities": list(dataset.modalities.order_by("name")),
+            "languages": list(dataset.languages.order_by("name")),
+            "tasks": list(dataset.tasks.order_by("name")),
+            "papers": list(dataset_papers(dataset)[:DATASET_PAPERS]),
+            "loaders": [loader for loader in dataset.data_loaders if isinstance(loader, dict)],
+        },
     )
 
 
 def paper_list(request):
-    return _filtered_list(request, PaperFilter, Paper.objects.all(), "leaderboards/paper_list.html")
-
-
-def paper_detail(request, slug):
-    paper = get_object_or_404(Paper, slug=slug)
-    rows = (
-        paper.rows.shown()
-        .with_boards()
-        .prefetch_related(
-            Prefetch(
-                "values",
-                queryset=MetricValue.objects.select_related("metric").order_by("metric__position"),
-            ),
-            Prefetch(
-                "verifications",
-                queryset=RowVerification.objects.select_related("snapshot").order_by(
-                    "-snapshot__read_at"
-                ),
-                to_attr="newest_verifications",
-            ),
-        )
-        .order_by("leaderboard__slug", "rank")
-    )
-    rows = list(rows)
-    # The counters describe the paper's code, so any row's newest read serves;
-    # the newest read over all of them is the one shown.
-    readings = [row.newest_verifications[0] for row in rows if row.newest_verifications]
-    verification = max(readings, key=lambda v: v.snapshot.read_at, default=None)
-    code_links = list(dict.fromkeys(http_url(row.code) for row in rows if http_url(row.code)))
-    return render(
-        request,
-        "leaderboards/paper_detail.html",
-        {"paper": paper, "rows": rows, "verification": verification, "code_links": code_links},
+    # A withheld paper's page answers 410: the list does not offer it.
+    return _filtered_list(
+        request, PaperFilter, Paper.objects.filter(withheld=False), "leaderboards/paper_list.html"
     )
 
 

@@ -1,0 +1,130 @@
+"""A dataset's page as the datasets file describes it, and the dataset and paper lists' filters."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from leaderboards.models import Dataset, DatasetLanguage, DatasetModality, Paper, Task
+from tests.helpers import DATASET, PAPER, html, make_code_link, make_method, make_paper
+
+
+def dataset_url(slug):
+    return reverse("leaderboards:dataset", args=[slug])
+
+
+@pytest.fixture
+def described(seeded):
+    """The seed's dataset with what the datasets file says of it."""
+    dataset = Dataset.objects.get(slug=DATASET)
+    intro = make_paper("sun-database", "SUN Database: Large-scale Scene Recognition", "2010-06-13")
+    Dataset.objects.filter(pk=dataset.pk).update(
+        full_name="ImageNet-1k versus SUN, for out-of-distribution detection",
+        homepage="https://vision.princeton.edu/projects/2010/SUN/",
+        description=(
+            "Scenes.\n\n| Split | Images |\n|---|---|\n| test | 10,000 |\n\n<script>x</script>"
+        ),
+        paper=intro,
+        introduced_date="2010-06-13",
+        warning="Some images are no longer available.",
+        variants=["SUN (OOD)", "iNaturalist vs SUN"],
+        data_loaders=[
+            {"url": "https://github.com/x/sun-loader", "repo": "https://github.com/x/sun-loader",
+             "frameworks": ["pytorch", "tf"]},
+            {"url": "javascript:alert(1)", "repo": None, "frameworks": "not a list"},
+        ],
+        num_papers=41,
+        paper_count=19,
+    )  # fmt: skip
+    dataset.modalities.add(DatasetModality.objects.create(slug="images", name="Images"))
+    dataset.languages.add(DatasetLanguage.objects.create(slug="english", name="English"))
+    dataset.tasks.add(Task.objects.get(slug="out-of-distribution-detection"))
+    return dataset
+
+
+def test_the_dataset_page_shows_the_datasets_file(described, client):
+    page = html(client, dataset_url(DATASET))
+    assert "ImageNet-1k versus SUN, for out-of-distribution detection" in page
+    assert 'href="https://vision.princeton.edu/projects/2010/SUN/"' in page
+    assert "<td>10,000</td>" in page and "<script>x" not in page
+    assert ">SUN Database: Large-scale Scene Recognition</a>" in page
+    assert "Some images are no longer available." in page
+    assert 'href="/dataset/?modality=images">Images</a>' in page
+    assert 'href="/dataset/?language=english">English</a>' in page
+    assert "SUN (OOD), iNaturalist vs SUN" in page
+    assert 'href="https://github.com/x/sun-loader"' in page and ">pytorch</span>" in page
+    assert 'href="javascript:' not in page
+    assert ">Out-of-Distribution Detection</a>" in page
+    # Its count beside the archive's where they differ.
+    assert "19 on this site" in page and "41 on Papers with Code" in page
+    assert f'href="/paper/{PAPER}"' in page
+    assert f'href="/paper/?dataset={DATASET}"' in page
+
+
+def test_dataset_page_queries_do_not_grow(described, client, django_assert_num_queries):
+    with django_assert_num_queries(8) as small:
+        client.get(dataset_url(DATASET))
+    for n in range(20):
+        described.modalities.add(DatasetModality.objects.create(slug=f"m{n}", name=f"M{n}"))
+        described.tasks.add(Task.objects.create(slug=f"t{n}", name=f"T{n}"))
+    with django_assert_num_queries(len(small.captured_queries)):
+        client.get(dataset_url(DATASET))
+
+
+def test_a_datasets_pwc_slug_redirects(described, client):
+    Dataset.objects.filter(pk=described.pk).update(pwc_slug="sun")
+    response = client.get(dataset_url("sun"))
+    assert response.status_code == 301 and response["Location"] == dataset_url(DATASET)
+
+
+def test_dataset_list_filters_by_modality_task_and_language(described, client):
+    def names(query):
+        return len(re.findall(r'<a href="/dataset/[\w-]+">', html(client, "/dataset/?" + query)))
+
+    assert names("modality=images") == 1
+    assert names("language=english&task=out-of-distribution-detection") == 1
+    assert names("modality=audio") == 0
+    assert names("modality=") == Dataset.objects.count()
+
+
+@pytest.mark.parametrize(
+    "query", ["modality=" + "x" * 400, "task=%00", "year=abc", "official_code=maybe"]
+)
+def test_garbage_filters_are_a_400_or_nothing_never_a_500(described, client, query):
+    for url in ("/dataset/?", "/paper/?"):
+        assert client.get(url + query).status_code in (200, 400)
+
+
+def test_paper_list_filters_by_task_method_conference_dataset_and_code(described, client):
+    paper = Paper.objects.get(slug=PAPER)
+    paper.tasks.add(Task.objects.get(slug="out-of-distribution-detection"))
+    make_method("clip", "CLIP", papers=[paper])
+    make_code_link(paper, "https://github.com/ma-kjh/CMA-OoDD", is_official=True,
+                   framework="pytorch")  # fmt: skip
+    other = make_paper("other", "Other")
+    make_code_link(other, "https://github.com/o/o", is_official=True, editor_official=False,
+                   framework="jax")  # fmt: skip
+
+    def papers(query):
+        return len(re.findall(r'<a href="/paper/[\w-]+">', html(client, "/paper/?" + query)))
+
+    assert papers("task=out-of-distribution-detection") == 1
+    assert papers("method=clip") == 1
+    assert papers("official_code=true") == 1
+    assert papers("framework=PyTorch") == 1
+    assert papers("framework=jax&official_code=false") == 1
+    assert papers(f"dataset={DATASET}") == 19
+    assert papers("conference=neurips") == 0
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/dataset/?modality=images&language=english&task=out-of-distribution-detection",
+        f"/paper/?dataset={DATASET}&official_code=false&year=2023",
+    ],
+)
+def test_new_filters_keep_a_pinned_query_count(described, client, django_assert_num_queries, url):
+    with django_assert_num_queries(3):
+        page = html(client, url)
+    assert re.search(r'<a href="/(dataset|paper)/[\w-]+">', page)
