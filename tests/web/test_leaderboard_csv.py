@@ -109,14 +109,14 @@ def test_without_a_query_string_the_csv_is_every_row_in_archive_order(big_board,
     assert csv_models(client, BIG_SLUG, "?page=3&chart=AUROC") == csv_models(client, BIG_SLUG)
 
 
-@pytest.mark.parametrize("query", ["?date_from=yesterday", "?date_to=2023-02-30", "?model=a%00b"])
+@pytest.mark.parametrize("query", ["?date_from=yesterday", "?date_to=2023-02-30"])
 def test_an_unreadable_filter_is_the_pages_400_in_plain_text(seeded, client, query):
     response = client.get(CSV_URL + query)
     assert response.status_code == 400
     assert response["Content-Type"] == "text/plain; charset=utf-8"
     text = response.content.decode()
     assert text.startswith("That filter could not be read:")
-    assert "Enter a valid date." in text or "Null characters are not allowed." in text
+    assert "Enter a valid date." in text
 
 
 @pytest.mark.parametrize(("slug", "rows"), [(SEED_SLUG, 22), (BIG_SLUG, 250)])

@@ -184,13 +184,13 @@ def test_filters_and_sort_combine(seeded, client):
 
 @pytest.mark.parametrize(
     "query",
-    ["?date_from=yesterday", "?date_to=2023-02-30", "?model=a%00b", "?date_from=99999-01-01"],
+    ["?date_from=yesterday", "?date_to=2023-02-30", "?date_from=99999-01-01"],
 )
 def test_a_bad_filter_value_is_a_clear_400(seeded, client, query):
     response, html = get(client, query)
     assert response.status_code == 400
     assert "That filter could not be read" in html
-    assert "Enter a valid date" in html or "Null characters are not allowed" in html
+    assert "Enter a valid date" in html
 
 
 @pytest.mark.parametrize(
@@ -486,7 +486,7 @@ def test_mostly_empty_metrics_fold_behind_a_link_that_says_the_rule(wide_board, 
         ("?metrics=Params&metrics=GFLOPs", ["FPR95", "AUROC", "Params", "GFLOPs"]),
         ("?sort=GFLOPs", ["FPR95", "AUROC", "GFLOPs"]),  # sorted on, so shown
         ("?metrics=AUROC", ["FPR95", "AUROC"]),
-        ("?metrics=nonsense&metrics=%00&metrics=", ["FPR95", "AUROC"]),
+        ("?metrics=nonsense&metrics=&metrics=-shown5", ["FPR95", "AUROC"]),
         ("?metrics=ALL", ["FPR95", "AUROC"]),
     ],
 )

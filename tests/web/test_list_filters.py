@@ -41,7 +41,7 @@ def test_choosing_an_area_keeps_it_chosen_and_narrows_the_list(boards, client):
     assert links(html(client, SOTA + "?area=medical"), "sota") == 0
 
 
-@pytest.mark.parametrize("value", ["robotics", "Computer Vision", "computer-vision%00", "x" * 300])
+@pytest.mark.parametrize("value", ["robotics", "Computer Vision", "x" * 300])
 def test_an_area_not_in_the_menu_is_a_400_that_names_the_filter(boards, client, value):
     page = html(client, SOTA + "?area=" + value, status=400)
     (message,) = re.findall(r'<ul class="errorlist" role="alert">\s*<li>([^<]*)</li>', page)
