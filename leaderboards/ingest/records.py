@@ -138,6 +138,15 @@ class ImportReport:
         self.kind(kind).refused += 1
         self.refused.append(Refused(file, index, field, reason))
 
+    def merge(self, other):
+        """Another report's counts and refusals added to this one's."""
+        for name, counts in other.kinds.items():
+            mine = self.kind(name)
+            for field in dataclasses.fields(KindReport):
+                setattr(mine, field.name, getattr(mine, field.name) + getattr(counts, field.name))
+        self.refused.extend(other.refused)
+        self.replaced_characters += other.replaced_characters
+
 
 def records(path, report):
     """(index, record) of each object in the file's top-level array, its text made storable.

@@ -17,13 +17,18 @@ from leaderboards.format.figures import board_figures, top_result
 from leaderboards.format.rules import has_code_q
 from leaderboards.models import (
     Area,
+    Author,
     BusiestTask,
     Dataset,
     Leaderboard,
     LeaderboardArea,
+    Method,
     Metric,
     MetricValue,
     Paper,
+    PaperAuthor,
+    PaperRepository,
+    Repository,
     Row,
     RowVerification,
     SiteState,
@@ -165,15 +170,52 @@ def refresh_counts():
     shown = Row.objects.shown().filter(paper=OuterRef("pk"))
     _update_changed(
         Paper,
-        has_code=Exists(shown.filter(has_code_q())),
+        # A result's code link, or a repository the links file gives it.
+        has_code=Exists(shown.filter(has_code_q()))
+        | Exists(PaperRepository.objects.shown().filter(paper=OuterRef("pk"))),
         verified=Exists(
             RowVerification.objects.filter(
                 row__paper=OuterRef("pk"), row__withheld=False, n_ran__gt=0
             )
         ),
     )
+    _refresh_archive_counts()
     _refresh_busiest_tasks()
     _refresh_totals()
+
+
+def _refresh_archive_counts():
+    """How many papers the site holds for each author, repository, method and dataset.
+
+    Computed from what is stored, withheld papers and unlinked code left out;
+    the archive's own `num_papers` stays beside a method's and a dataset's.
+    """
+    shown = Q(paper__withheld=False)
+    _update_changed(
+        Author,
+        paper_count=_count(
+            PaperAuthor.objects.filter(shown), "author", Count("paper", distinct=True)
+        ),
+    )
+    _update_changed(
+        Repository,
+        paper_count=_count(
+            PaperRepository.objects.shown().filter(shown), "repository", Count("pk")
+        ),
+    )
+    _update_changed(
+        Method,
+        paper_count=_count(Method.papers.through.objects.filter(shown), "method", Count("pk")),
+    )
+    # A dataset's papers: those with a shown result on one of its boards.
+    _update_changed(
+        Dataset,
+        paper_count=_count(
+            Row.objects.shown().filter(paper__isnull=False, paper__withheld=False),
+            "leaderboard__dataset",
+            Count("paper", distinct=True),
+        ),
+    )
 
 
 def _update_changed(model, **values):

@@ -134,8 +134,9 @@ def test_the_index_follows_a_reload(load, seed_page, write_page, seeded):
 @pytest.mark.parametrize(
     "query",
     ['"', "'; DROP TABLE x; --", "a AND OR NOT", "*", "(", "foo:*", "&|!<->", "NEAR(a b)",
-     "x" * 5000, "ünïcødé", "\x00", "   ", "-", "_"],
+     "x" * 5000, "ünïcødé", "   ", "-", "_"],
 )  # fmt: skip
+# (A NUL is refused before any view: tests/web/test_guards.py.)
 def test_any_query_text_is_words_or_nothing_never_an_error(seeded, client, query):
     response = client.get(SEARCH, {"q": query})
     assert response.status_code == 200
