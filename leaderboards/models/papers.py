@@ -109,20 +109,23 @@ class Repository(models.Model):
         return self.url
 
 
+# The authors' own code: an editor's word where there is one, else the archive's.
+OFFICIAL = Q(editor_official=True) | Q(editor_official__isnull=True, is_official=True)
+
+
 class PaperRepositoryQuerySet(models.QuerySet):
     def shown(self):
         """Links an editor has not said are not the paper's code."""
         return self.filter(editor_unlinked=False)
 
+    def official(self):
+        return self.filter(OFFICIAL)
+
     def official_first(self):
-        """Official implementations first (an editor's word over the archive's), then by URL."""
+        """Official implementations first, then the others, each by URL."""
         return self.order_by(
             models.Case(
-                models.When(editor_official=True, then=0),
-                models.When(editor_official=False, then=1),
-                models.When(is_official=True, then=0),
-                default=1,
-                output_field=models.IntegerField(),
+                models.When(OFFICIAL, then=0), default=1, output_field=models.IntegerField()
             ),
             "repository__url",
         )
@@ -159,5 +162,5 @@ class PaperRepository(models.Model):
 
     @property
     def official(self):
-        """Whether this is the authors' own code: the editor's word, else the archive's."""
+        """Whether this is the authors' own code (OFFICIAL, for a row in hand)."""
         return self.is_official if self.editor_official is None else self.editor_official

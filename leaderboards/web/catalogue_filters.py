@@ -178,11 +178,6 @@ class TaskFilter(ListFilter):
         return None
 
 
-# A link is the authors' own code by an editor's word, else the archive's
-# (PaperRepository.official, as a query condition).
-OFFICIAL = Q(editor_official=True) | Q(editor_official__isnull=True, is_official=True)
-
-
 def _slug(label, method):
     """A filter by a related row's slug: text, not a menu of every row.
 
@@ -264,7 +259,7 @@ class PaperFilter(ListFilter):
         return queryset.filter(proceeding__conference__slug=value.strip())
 
     def by_official_code(self, queryset, name, value):
-        official = PaperRepository.objects.shown().filter(OFFICIAL, paper=OuterRef("pk"))
+        official = PaperRepository.objects.shown().official().filter(paper=OuterRef("pk"))
         return queryset.filter(Exists(official) if value else ~Exists(official))
 
     def by_framework(self, queryset, name, value):

@@ -17,7 +17,6 @@ from leaderboards.models import (
     Row,
     RowVerification,
 )
-from leaderboards.web.catalogue_filters import OFFICIAL
 from leaderboards.web.views.catalogue import _page, find_or_redirect
 
 
@@ -39,7 +38,7 @@ def with_results_and_code(papers):
     return papers.annotate(
         result_count=Coalesce(Subquery(rows, output_field=IntegerField()), Value(0)),
         code_count=Coalesce(Subquery(code, output_field=IntegerField()), Value(0)),
-        official_code=Exists(links.filter(OFFICIAL)),
+        official_code=Exists(links.official()),
     )
 
 
