@@ -1,10 +1,11 @@
-"""The catalogue's admins: areas, tasks, datasets and papers."""
+"""The catalogue's admins: areas, tasks, datasets (their modalities and languages), papers."""
 
 from django.contrib import admin
 
 from leaderboards.admin.filters import EditedTextFilter
 from leaderboards.admin.options import CuratedAdmin
-from leaderboards.models import Area, Dataset, Paper, Task
+from leaderboards.admin.papers import CodeLinkInline, PaperAuthorInline
+from leaderboards.models import Area, Dataset, DatasetLanguage, DatasetModality, Paper, Task
 
 
 @admin.register(Area)
@@ -54,6 +55,22 @@ class DatasetAdmin(CuratedAdmin):
     fieldsets = [
         (None, {"fields": ["name", "full_name", "slug", "url", "parent"]}),
         ("Description", {"fields": ["description", "editor_description"]}),
+        (
+            "From the archive",
+            {
+                "fields": [
+                    "pwc_slug",
+                    "homepage",
+                    "introduced_date",
+                    "paper",
+                    "paper_title",
+                    "paper_url",
+                    "warning",
+                    "num_papers",
+                    "paper_count",
+                ]
+            },
+        ),
         ("Figures", {"fields": ["leaderboard_count", "row_count"]}),
         ("History", {"fields": ["editorial_history"]}),
     ]
@@ -69,3 +86,39 @@ class PaperAdmin(CuratedAdmin):
     list_filter = ["has_code", "verified"]
     search_fields = ["title", "slug", "arxiv_id"]
     date_hierarchy = "date"
+    list_select_related = ["proceeding"]
+    inlines = [PaperAuthorInline, CodeLinkInline]
+    fieldsets = [
+        (None, {"fields": ["title", "slug", "pwc_slug", "date", "arxiv_id", "proceeding"]}),
+        (
+            "From the archive",
+            {
+                "fields": [
+                    "url",
+                    "url_abs",
+                    "url_pdf",
+                    "conference_url_abs",
+                    "conference_url_pdf",
+                    "abstract",
+                    "described",
+                ]
+            },
+        ),
+        ("Figures", {"fields": ["has_code", "verified"]}),
+        ("Withheld", {"fields": ["withheld", "withheld_reason"]}),
+        ("History", {"fields": ["editorial_history"]}),
+    ]
+
+
+@admin.register(DatasetModality)
+class DatasetModalityAdmin(CuratedAdmin):
+    list_display = ["name", "slug"]
+    search_fields = ["name", "slug"]
+    fields = ["name", "slug", "editorial_history"]
+
+
+@admin.register(DatasetLanguage)
+class DatasetLanguageAdmin(CuratedAdmin):
+    list_display = ["name", "slug"]
+    search_fields = ["name", "slug"]
+    fields = ["name", "slug", "editorial_history"]

@@ -11,7 +11,7 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
-from django.db import OperationalError
+from django.db import OperationalError, models
 from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -95,7 +95,8 @@ class CuratedAdmin(FiguresKeptOnDelete, admin.ModelAdmin):
             return HttpResponseRedirect(request.get_full_path())
 
     def formfield_for_dbfield(self, db_field, request, **kwargs):
-        if db_field.name.startswith("editor_") and db_field.null:
+        texts = (models.CharField, models.TextField)
+        if db_field.name.startswith("editor_") and db_field.null and isinstance(db_field, texts):
             # An emptied box means "no correction: show the file's text".
             kwargs["empty_value"] = None
         return super().formfield_for_dbfield(db_field, request, **kwargs)
