@@ -2,8 +2,10 @@
 
 from django.contrib import admin
 
+from leaderboards.admin.actions import restore_papers, withhold_papers
 from leaderboards.admin.filters import EditedTextFilter
-from leaderboards.admin.options import CuratedAdmin
+from leaderboards.admin.forms import DescriptionForm
+from leaderboards.admin.options import CuratedAdmin, DescribedAdmin
 from leaderboards.admin.papers import CodeLinkInline, PaperAuthorInline
 from leaderboards.models import Area, Dataset, DatasetLanguage, DatasetModality, Paper, Task
 
@@ -45,7 +47,8 @@ class TaskAdmin(CuratedAdmin):
 
 
 @admin.register(Dataset)
-class DatasetAdmin(CuratedAdmin):
+class DatasetAdmin(DescribedAdmin, CuratedAdmin):
+    form = DescriptionForm
     list_display = ["name", "slug", "leaderboard_count", "row_count", "corrected"]
     list_filter = [EditedTextFilter]
     search_fields = ["name", "slug", "full_name"]
@@ -54,7 +57,14 @@ class DatasetAdmin(CuratedAdmin):
     editorial_fields = ["editor_description", "parent"]
     fieldsets = [
         (None, {"fields": ["name", "full_name", "slug", "url", "parent"]}),
-        ("Description", {"fields": ["description", "editor_description"]}),
+        (
+            "Description",
+            {
+                "fields": ["description", "editor_description", "reason", "description_was"],
+                "description": "The page shows the editor's text where there is one, else the "
+                "archive's. Empty the correction to go back to the archive's text.",
+            },
+        ),
         (
             "From the archive",
             {
@@ -88,6 +98,7 @@ class PaperAdmin(CuratedAdmin):
     date_hierarchy = "date"
     list_select_related = ["proceeding"]
     inlines = [PaperAuthorInline, CodeLinkInline]
+    actions = [withhold_papers, restore_papers]
     fieldsets = [
         (None, {"fields": ["title", "slug", "pwc_slug", "date", "arxiv_id", "proceeding"]}),
         (
@@ -105,9 +116,18 @@ class PaperAdmin(CuratedAdmin):
             },
         ),
         ("Figures", {"fields": ["has_code", "verified"]}),
-        ("Withheld", {"fields": ["withheld", "withheld_reason"]}),
+        (
+            "Withheld",
+            {
+                "fields": ["withheld", "withheld_reason"],
+                "description": "Withheld or restored from the list's actions, with a reason.",
+            },
+        ),
         ("History", {"fields": ["editorial_history"]}),
     ]
+
+    def identities(self, queryset):
+        return list(queryset.values_list("slug", flat=True))
 
 
 @admin.register(DatasetModality)

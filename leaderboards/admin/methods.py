@@ -1,9 +1,12 @@
-"""The methods taxonomy's admins: areas, categories and methods."""
+"""The methods taxonomy's admins: areas, categories and methods, with the spam queue."""
 
 from django.contrib import admin
 
-from leaderboards.admin.filters import EditedTextFilter
-from leaderboards.admin.options import CuratedAdmin
+from leaderboards import curation
+from leaderboards.admin.actions import restore_methods, withhold_methods
+from leaderboards.admin.filters import EditedTextFilter, LikelySpamFilter
+from leaderboards.admin.forms import DescriptionForm
+from leaderboards.admin.options import CuratedAdmin, DescribedAdmin
 from leaderboards.models import Method, MethodArea, MethodCategory
 
 
@@ -24,15 +27,34 @@ class MethodCategoryAdmin(CuratedAdmin):
 
 
 @admin.register(Method)
-class MethodAdmin(CuratedAdmin):
-    list_display = ["name", "slug", "paper_count", "num_papers", "withheld", "corrected"]
-    list_filter = ["withheld", EditedTextFilter]
+class MethodAdmin(DescribedAdmin, CuratedAdmin):
+    """Methods; `?spam=any` is the spam queue, with a bulk "withhold" action."""
+
+    form = DescriptionForm
+    list_display = [
+        "name",
+        "slug",
+        "paper_count",
+        "num_papers",
+        "withheld",
+        "corrected",
+        "spam_signs",
+    ]
+    list_filter = [LikelySpamFilter, "withheld", EditedTextFilter]
     search_fields = ["name", "slug", "full_name"]
     list_select_related = ["paper"]
     editorial_fields = ["editor_description"]
+    actions = [withhold_methods, restore_methods]
     fieldsets = [
         (None, {"fields": ["name", "full_name", "slug"]}),
-        ("Description", {"fields": ["description", "editor_description"]}),
+        (
+            "Description",
+            {
+                "fields": ["description", "editor_description", "reason", "description_was"],
+                "description": "The page shows the editor's text where there is one, else the "
+                "archive's. Empty the correction to go back to the archive's text.",
+            },
+        ),
         (
             "From the archive",
             {
@@ -49,10 +71,26 @@ class MethodAdmin(CuratedAdmin):
                 ]
             },
         ),
-        ("Withheld", {"fields": ["withheld", "withheld_reason"]}),
+        (
+            "Withheld",
+            {
+                "fields": ["withheld", "withheld_reason"],
+                "description": "Withheld or restored from the list's actions, with a reason.",
+            },
+        ),
         ("History", {"fields": ["editorial_history"]}),
     ]
+
+    def get_queryset(self, request):
+        return curation.with_spam_signs(super().get_queryset(request))
 
     @admin.display(boolean=True, description="corrected")
     def corrected(self, obj):
         return obj.editor_description is not None
+
+    @admin.display(description="signs of spam")
+    def spam_signs(self, obj):
+        return "; ".join(curation.spam_signs(obj)) or "—"
+
+    def identities(self, queryset):
+        return list(queryset.values_list("slug", flat=True))

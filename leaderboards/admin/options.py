@@ -16,7 +16,7 @@ from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
-from leaderboards import decisions
+from leaderboards import curation, decisions
 from leaderboards.admin.deletes import FiguresKeptOnDelete
 from leaderboards.admin.queue import BUSY
 from leaderboards.models import Direction
@@ -111,6 +111,29 @@ class CuratedAdmin(FiguresKeptOnDelete, admin.ModelAdmin):
             return "—"
         entries = self.history_entries(obj).select_related("user").order_by("-action_time")
         return history_html(entries[:HISTORY_SHOWN])
+
+
+class DescribedAdmin:
+    """A method's or dataset's description: corrected with a reason, on the public record."""
+
+    def save_model(self, request, obj, form, change):
+        if change and "editor_description" in form.changed_data:
+            curation.describe(
+                self.model,
+                obj.slug,
+                form.cleaned_data["editor_description"],
+                form.cleaned_data["reason"].strip(),
+                request.user,
+                was=form.was(),
+                log=False,
+            )
+        fields = [
+            name
+            for name in form.changed_data
+            if name in self.editorial_fields and name != "editor_description"
+        ]
+        if change and fields:
+            obj.save(update_fields=fields)
 
 
 class ChosenByKey:

@@ -2,6 +2,9 @@
 
 from django.contrib import admin
 
+from leaderboards import curation
+from leaderboards.admin.actions import code_actions
+from leaderboards.admin.forms import CodeLinkForm, standing_decision
 from leaderboards.admin.options import CuratedAdmin
 from leaderboards.models import (
     Author,
@@ -102,17 +105,42 @@ class CodeLinkInline(admin.TabularInline):
 
 @admin.register(PaperRepository)
 class PaperRepositoryAdmin(CuratedAdmin):
+    """A paper's code links: an editor says official or not, or not this paper's code."""
+
+    form = CodeLinkForm
     list_display = ["paper", "repository", "is_official", "editor_official", "editor_unlinked"]
     list_filter = ["is_official", "editor_official", "editor_unlinked", "framework"]
     search_fields = ["paper__slug", "paper__title", "repository__url"]
     list_select_related = ["paper", "repository"]
-    editorial_fields = ["editor_official", "editor_unlinked", "editor_reason"]
+    actions = code_actions
+    # The editor's columns too are written only through curation.decide_code.
     fieldsets = [
         (None, {"fields": ["paper", "repository"]}),
         (
             "From the archive",
             {"fields": ["is_official", "mentioned_in_paper", "mentioned_in_github", "framework"]},
         ),
-        ("An editor's word", {"fields": ["editor_official", "editor_unlinked", "editor_reason"]}),
+        (
+            "An editor's word",
+            {
+                "fields": [
+                    "editor_official",
+                    "editor_unlinked",
+                    "editor_reason",
+                    "decision",
+                    "reason",
+                ]
+            },
+        ),
         ("History", {"fields": ["editorial_history"]}),
     ]
+
+    def save_model(self, request, obj, form, change):
+        decision = form.cleaned_data["decision"]
+        if change and decision != standing_decision(obj):
+            pair = (obj.paper.slug, obj.repository.url)
+            reason = form.cleaned_data["reason"].strip()
+            curation.decide_code([pair], decision, reason, request.user, log=False)
+
+    def identities(self, queryset):
+        return list(queryset.values_list("paper__slug", "repository__url"))
