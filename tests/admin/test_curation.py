@@ -330,6 +330,28 @@ def test_an_editor_withholds_a_paper_and_its_page_answers_410(paper, editor_clie
     assert client.get(url).status_code == 200
 
 
+# The pages show a decision at once, cached or not.
+
+
+def test_a_decision_retires_the_cached_pages_it_shows_on(
+    paper, methods, page_cache, editor_client, client, django_capture_on_commit_callbacks
+):
+    from django.test import Client
+
+    visitor = Client()
+    paper_url = reverse("leaderboards:paper", args=[PAPER_SLUG])
+    method_url = reverse("leaderboards:method", args=["resnet"])
+    for url in (paper_url, method_url):
+        visitor.get(url)
+        assert visitor.get(url).headers["X-Page-Cache"] == "hit"
+    with django_capture_on_commit_callbacks(execute=True):
+        act(editor_client, PaperRepository, "code_unlinked", [link(SPAM_REPO)], "Not its code.")
+        describe_in_admin(editor_client, Method.objects.get(slug="resnet"), "Skip connections.")
+    response = visitor.get(paper_url)
+    assert response.headers["X-Page-Cache"] == "miss" and SPAM_REPO not in response.text
+    assert "Skip connections." in visitor.get(method_url).text
+
+
 # The public record.
 
 
