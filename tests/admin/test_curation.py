@@ -199,6 +199,21 @@ def test_the_spam_queue_picks_likely_spam_and_leaves_used_and_withheld_methods(
     assert admin_url(Method, "changelist") + "?spam=any" in index
 
 
+def test_garbage_in_the_queue_or_a_decision_is_not_a_500(methods, paper, editor_client):
+    for query in ("?spam=banana", "?spam=", "?spam=any&withheld__exact=x", "?o=99"):
+        response = editor_client.get(admin_url(Method, "changelist") + query)
+        assert response.status_code in (200, 302), query
+    code = link(REPO)
+    response = editor_client.post(
+        admin_url(PaperRepository, "change", code.pk),
+        {"decision": "banana", "reason": "r", "_save": "Save"},
+    )
+    assert response.status_code == 200 and "Select a valid choice." in response.content.decode()
+    response = describe_in_admin(editor_client, Method.objects.get(slug="orphan"), "x", was="{")
+    assert response.status_code in (200, 302)
+    assert not EditorialChange.objects.exists()
+
+
 def test_the_queue_withholds_in_bulk_with_a_reason_and_a_reimport_keeps_it(
     methods, editor_client, client
 ):
