@@ -4,7 +4,10 @@ Every editorial change writes one EditorialChange in the transaction of the
 change itself, with the board locked (decisions.lock_boards), so /changes/
 lists exactly what was committed: rows withheld and restored, metric
 directions, results added and removed. The board's
-`editorial_change_count` is kept in the same transaction.
+`editorial_change_count` is kept in the same transaction. Decisions on the
+archive's catalogue (papers' code, spam methods and papers, descriptions:
+leaderboards/curation.py) are entries with no board, naming their target by
+slug (`catalogue_decided`).
 
 Editor-added results (EditorAddition) live apart from the rows a load
 replaces, so no re-load touches them.
@@ -57,6 +60,25 @@ def directions_decided(changes, user, reason, now):
             made_by=user,
         )
         for metric, before, after in changes
+    )
+
+
+def catalogue_decided(entries, user, now):
+    """(kind, target slug, subject, old, new, reason) tuples; inside the decision's transaction."""
+    return EditorialChange.objects.bulk_create(
+        [
+            EditorialChange(
+                kind=kind,
+                target=target,
+                subject=subject,
+                old_value=old,
+                new_value=new,
+                reason=reason,
+                made_at=now,
+                made_by=user,
+            )
+            for kind, target, subject, old, new, reason in entries
+        ]
     )
 
 

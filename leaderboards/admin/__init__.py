@@ -11,8 +11,9 @@ is shown on the object's own page.
 Split by job, as Django's contrib admin is: `options` (the shared base and
 mixins), `filters`, `forms`, `inlines`, `actions` and `displays` (computed
 columns); then one module per family of models, each registering its admins:
-`catalogue` (areas, tasks, datasets, papers), `boards` (leaderboards, metrics,
-rows), `snapshots` and `additions` (results editors add). `directions` and
+`catalogue` (areas, tasks, datasets, papers), `papers` (authors, conferences,
+repositories, code links), `methods` (the methods taxonomy), `boards`
+(leaderboards, metrics, rows), `snapshots` and `additions` (results editors add). `directions` and
 `queue` are the directions queue, `deletes` keeps figures on a delete,
 `editors` the Editors group, `auth` the login throttle.
 """
@@ -22,7 +23,9 @@ from django.contrib import admin
 from leaderboards.admin import additions  # noqa: F401 (registers the added results' admin)
 from leaderboards.admin.boards import LeaderboardAdmin, MetricAdmin, RowAdmin
 from leaderboards.admin.catalogue import AreaAdmin, DatasetAdmin, PaperAdmin, TaskAdmin
+from leaderboards.admin.methods import MethodAdmin
 from leaderboards.admin.options import CuratedAdmin
+from leaderboards.admin.papers import PaperRepositoryAdmin
 from leaderboards.admin.snapshots import SnapshotAdmin
 
 __all__ = [
@@ -30,8 +33,10 @@ __all__ = [
     "CuratedAdmin",
     "DatasetAdmin",
     "LeaderboardAdmin",
+    "MethodAdmin",
     "MetricAdmin",
     "PaperAdmin",
+    "PaperRepositoryAdmin",
     "RowAdmin",
     "SnapshotAdmin",
     "TaskAdmin",

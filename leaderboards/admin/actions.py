@@ -1,7 +1,10 @@
-"""The actions on ticked rows and metrics, through decisions so they outlast a re-load.
+"""The actions on ticked objects: rows and metrics through decisions, the catalogue through
+curation, so they outlast a re-load.
 
-Each takes the admin of rows or metrics (ChosenByKey), which finds the
-objects a re-load replaced since the list was shown.
+Each action on rows or metrics takes their admin (ChosenByKey), which finds
+the objects a re-load replaced since the list was shown. Each action on the
+catalogue takes an admin with `identities()`, the ticked objects' stable
+names, and asks for a reason first.
 """
 
 from collections import defaultdict
@@ -10,10 +13,13 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.template.response import TemplateResponse
 
-from leaderboards import decisions
+from leaderboards import curation, decisions
 from leaderboards.admin.directions import suggest_direction
-from leaderboards.admin.forms import WithholdForm
+from leaderboards.admin.forms import ReasonForm, WithholdForm
 from leaderboards.models import Direction
+
+# How many of the ticked objects the reason page names; the rest are counted.
+NAMED_ON_REASON_PAGE = 50
 
 
 def direction_setter(direction, description):
@@ -98,3 +104,120 @@ def withhold(modeladmin, request, queryset):
 def restore(modeladmin, request, queryset):
     outcome = decisions.restore(modeladmin.chosen(request, queryset), request.user)
     modeladmin.report(request, outcome, "restored")
+
+
+def catalogue_decision(decide, *, name, description, done, explain):
+    """An action that asks for a reason, then calls decide(identities, reason, user)."""
+
+    @admin.action(description=description, permissions=["change"])
+    def action(modeladmin, request, queryset):
+        form = ReasonForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            outcome = decide(
+                modeladmin.identities(queryset), form.cleaned_data["reason"], request.user
+            )
+            report_outcome(modeladmin, request, outcome, done)
+            return None
+        ticked = request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)
+        across = request.POST.get("select_across") == "1"
+        count = queryset.count()
+        context = {
+            **modeladmin.admin_site.each_context(request),
+            "title": description.rstrip("…"),
+            "opts": modeladmin.model._meta,
+            "named": list(queryset[:NAMED_ON_REASON_PAGE]),
+            "count": count,
+            "unnamed": max(count - NAMED_ON_REASON_PAGE, 0),
+            "ticked": [] if across else ticked,
+            "across": across,
+            "action": name,
+            "explain": explain,
+            "button": description.rstrip("…"),
+            "form": form,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/leaderboards/decide.html", context)
+
+    action.__name__ = name
+    return action
+
+
+def report_outcome(modeladmin, request, outcome, done):
+    noun = modeladmin.model._meta
+    changed = len(outcome.changed)
+    text = f"{changed} {noun.verbose_name if changed == 1 else noun.verbose_name_plural} {done}."
+    if outcome.unchanged:
+        text += f" {len(outcome.unchanged)} already were."
+    modeladmin.message_user(request, text, messages.SUCCESS)
+    if outcome.missing:
+        modeladmin.message_user(
+            request,
+            f"Nothing changed for {len(outcome.missing)}: no longer stored.",
+            messages.WARNING,
+        )
+
+
+withhold_methods = catalogue_decision(
+    curation.withhold_methods,
+    name="withhold_methods",
+    description="Withhold selected methods as spam…",
+    done="withheld",
+    explain="Their pages answer 404 and they leave the lists and papers' pages; "
+    "the public record names each by its slug, with the reason.",
+)
+restore_methods = catalogue_decision(
+    curation.restore_methods,
+    name="restore_methods",
+    description="Restore selected methods…",
+    done="restored",
+    explain="They come back to their pages and lists.",
+)
+withhold_papers = catalogue_decision(
+    curation.withhold_papers,
+    name="withhold_papers",
+    description="Withhold selected papers…",
+    done="withheld",
+    explain="Their pages answer 410 Gone and they leave the paper lists; "
+    "the public record names each by its slug, with the reason.",
+)
+restore_papers = catalogue_decision(
+    curation.restore_papers,
+    name="restore_papers",
+    description="Restore selected papers…",
+    done="restored",
+    explain="Their pages and list entries come back.",
+)
+
+
+def code_decider(decision, description, explain):
+    return catalogue_decision(
+        lambda pairs, reason, user: curation.decide_code(pairs, decision, reason, user),
+        name=f"code_{decision}",
+        description=description,
+        done=f"marked {decision.label}",
+        explain=explain,
+    )
+
+
+code_actions = [
+    code_decider(
+        curation.CodeDecision.UNLINKED,
+        "Mark: not this paper's code…",
+        "The links leave the papers' pages; an import keeps them hidden.",
+    ),
+    code_decider(
+        curation.CodeDecision.OFFICIAL,
+        "Mark: official, the authors' own code…",
+        "The papers' pages list them first, as official.",
+    ),
+    code_decider(
+        curation.CodeDecision.NOT_OFFICIAL,
+        "Mark: not official…",
+        "The papers' pages no longer call them official.",
+    ),
+    code_decider(
+        curation.CodeDecision.ARCHIVE,
+        "Back to the archive's word…",
+        "An editor's word on them is dropped: the pages show what the archive says.",
+    ),
+]

@@ -1,10 +1,13 @@
-"""The catalogue's admins: areas, tasks, datasets and papers."""
+"""The catalogue's admins: areas, tasks, datasets (their modalities and languages), papers."""
 
 from django.contrib import admin
 
+from leaderboards.admin.actions import restore_papers, withhold_papers
 from leaderboards.admin.filters import EditedTextFilter
-from leaderboards.admin.options import CuratedAdmin
-from leaderboards.models import Area, Dataset, Paper, Task
+from leaderboards.admin.forms import DescriptionForm
+from leaderboards.admin.options import CuratedAdmin, DescribedAdmin
+from leaderboards.admin.papers import CodeLinkInline, PaperAuthorInline
+from leaderboards.models import Area, Dataset, DatasetLanguage, DatasetModality, Paper, Task
 
 
 @admin.register(Area)
@@ -44,7 +47,8 @@ class TaskAdmin(CuratedAdmin):
 
 
 @admin.register(Dataset)
-class DatasetAdmin(CuratedAdmin):
+class DatasetAdmin(DescribedAdmin, CuratedAdmin):
+    form = DescriptionForm
     list_display = ["name", "slug", "leaderboard_count", "row_count", "corrected"]
     list_filter = [EditedTextFilter]
     search_fields = ["name", "slug", "full_name"]
@@ -53,7 +57,30 @@ class DatasetAdmin(CuratedAdmin):
     editorial_fields = ["editor_description", "parent"]
     fieldsets = [
         (None, {"fields": ["name", "full_name", "slug", "url", "parent"]}),
-        ("Description", {"fields": ["description", "editor_description"]}),
+        (
+            "Description",
+            {
+                "fields": ["description", "editor_description", "reason", "description_was"],
+                "description": "The page shows the editor's text where there is one, else the "
+                "archive's. Empty the correction to go back to the archive's text.",
+            },
+        ),
+        (
+            "From the archive",
+            {
+                "fields": [
+                    "pwc_slug",
+                    "homepage",
+                    "introduced_date",
+                    "paper",
+                    "paper_title",
+                    "paper_url",
+                    "warning",
+                    "num_papers",
+                    "paper_count",
+                ]
+            },
+        ),
         ("Figures", {"fields": ["leaderboard_count", "row_count"]}),
         ("History", {"fields": ["editorial_history"]}),
     ]
@@ -69,3 +96,49 @@ class PaperAdmin(CuratedAdmin):
     list_filter = ["has_code", "verified"]
     search_fields = ["title", "slug", "arxiv_id"]
     date_hierarchy = "date"
+    list_select_related = ["proceeding"]
+    inlines = [PaperAuthorInline, CodeLinkInline]
+    actions = [withhold_papers, restore_papers]
+    fieldsets = [
+        (None, {"fields": ["title", "slug", "pwc_slug", "date", "arxiv_id", "proceeding"]}),
+        (
+            "From the archive",
+            {
+                "fields": [
+                    "url",
+                    "url_abs",
+                    "url_pdf",
+                    "conference_url_abs",
+                    "conference_url_pdf",
+                    "abstract",
+                    "described",
+                ]
+            },
+        ),
+        ("Figures", {"fields": ["has_code", "verified"]}),
+        (
+            "Withheld",
+            {
+                "fields": ["withheld", "withheld_reason"],
+                "description": "Withheld or restored from the list's actions, with a reason.",
+            },
+        ),
+        ("History", {"fields": ["editorial_history"]}),
+    ]
+
+    def identities(self, queryset):
+        return list(queryset.values_list("slug", flat=True))
+
+
+@admin.register(DatasetModality)
+class DatasetModalityAdmin(CuratedAdmin):
+    list_display = ["name", "slug"]
+    search_fields = ["name", "slug"]
+    fields = ["name", "slug", "editorial_history"]
+
+
+@admin.register(DatasetLanguage)
+class DatasetLanguageAdmin(CuratedAdmin):
+    list_display = ["name", "slug"]
+    search_fields = ["name", "slug"]
+    fields = ["name", "slug", "editorial_history"]

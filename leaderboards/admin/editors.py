@@ -1,6 +1,7 @@
 """The Editors group: what curating needs and nothing more.
 
-Editors correct texts, directions and spam rows, and look at everything else.
+Editors correct texts, directions and spam rows, papers' code links, spam
+methods and papers, and look at everything else.
 No adding or deleting (the files are the source of pages and rows) and no
 user management.
 """
@@ -13,7 +14,19 @@ EDITOR_PERMISSIONS = {
     "metric": ("view", "change"),
     "row": ("view", "change"),
     "area": ("view",),
-    "paper": ("view",),
+    # Withheld with a reason, through the admin's actions (leaderboards/curation.py).
+    "paper": ("view", "change"),
+    "method": ("view", "change"),
+    "paperrepository": ("view", "change"),
+    "author": ("view",),
+    "paperauthor": ("view",),
+    "conference": ("view",),
+    "proceeding": ("view",),
+    "repository": ("view",),
+    "methodarea": ("view",),
+    "methodcategory": ("view",),
+    "datasetmodality": ("view",),
+    "datasetlanguage": ("view",),
     "leaderboardarea": ("view",),
     "metricvalue": ("view",),
     "syntologysnapshot": ("view",),

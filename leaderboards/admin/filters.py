@@ -1,10 +1,11 @@
-"""The changelists' filters: by an editor's text, by a typed slug or name, by direction."""
+"""The changelists' filters: by an editor's text, by a typed slug or name, by direction,
+by the signs of a spam method."""
 
 from django.contrib import admin
 from django.db.models import Q
 from django.http import QueryDict
 
-from leaderboards import decisions
+from leaderboards import curation, decisions
 from leaderboards.models import Direction
 
 KNOWN = decisions.KNOWN
@@ -111,4 +112,23 @@ class MetricDirectionFilter(admin.SimpleListFilter):
             return queryset.filter(
                 Q(editor_direction=Direction.UNKNOWN) | (no_editor & ~Q(source_direction__in=KNOWN))
             )
+        return queryset
+
+
+class LikelySpamFilter(admin.SimpleListFilter):
+    """The spam queue: methods not yet withheld that show a sign of spam (curation.SPAM_SIGNS)."""
+
+    title = "spam queue"
+    parameter_name = "spam"
+
+    def lookups(self, request, model_admin):
+        signs = [(sign, words) for sign, (words, _) in curation.SPAM_SIGNS.items()]
+        return [("any", "likely spam: any sign"), *signs]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value == "any":
+            return curation.likely_spam(queryset)
+        if value in curation.SPAM_SIGNS:
+            return curation.likely_spam(queryset, value)
         return queryset

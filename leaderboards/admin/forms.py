@@ -1,7 +1,12 @@
-"""The forms: hidden keys posted back, so a form opened before a re-load finds its object."""
+"""The forms: hidden keys posted back, so a form opened before a re-load finds its object;
+the reasons every decision on the catalogue asks for."""
+
+import json
 
 from django import forms
 from django.forms.models import BaseInlineFormSet
+
+from leaderboards.curation import CodeDecision
 
 
 class PostedBack(forms.CharField):
@@ -92,3 +97,89 @@ class WithholdForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
         help_text="Shown in the public record of editorial changes, which does not name the rows.",
     )
+
+
+class ReasonForm(forms.Form):
+    """The reason asked before a decision on papers, their code or methods."""
+
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60, "autofocus": True}),
+        help_text="Shown in the public record of editorial changes, with what it is about.",
+    )
+
+
+def decision_reason():
+    return forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
+        help_text="Why: asked for any change, and shown in the public record of editorial changes.",
+    )
+
+
+class DescriptionForm(forms.ModelForm):
+    """A method's or dataset's description, corrected with a reason.
+
+    The editor's text the form showed is posted back, so a save over another
+    editor's newer text is refused rather than lost.
+    """
+
+    reason = decision_reason()
+    description_was = PostedBack()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.fields["description_was"].initial = json.dumps(self.instance.editor_description)
+
+    def was(self):
+        """The editor's text the form showed (None: the archive's); unreadable is None too."""
+        try:
+            was = json.loads(self.data.get(self.add_prefix("description_was"), "null"))
+        except ValueError:
+            return None
+        return was if isinstance(was, str) else None
+
+    def clean(self):
+        cleaned = super().clean()
+        if "editor_description" in self.changed_data:
+            if not cleaned.get("reason", "").strip():
+                self.add_error("reason", "Say why the description changes.")
+            stored = type(self.instance).objects.filter(pk=self.instance.pk)
+            if stored.values_list("editor_description", flat=True).first() != self.was():
+                raise forms.ValidationError(
+                    "Another editor changed this description since the form was opened: "
+                    "reload the page to see their text."
+                )
+        return cleaned
+
+
+class CodeLinkForm(forms.ModelForm):
+    """An editor's word on a paper's link to a repository, with a reason."""
+
+    decision = forms.ChoiceField(
+        choices=CodeDecision.choices,
+        widget=forms.RadioSelect,
+        help_text="What the paper's page shows. “As the archive has it” drops an editor's word.",
+    )
+    reason = decision_reason()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.fields["decision"].initial = standing_decision(self.instance)
+
+    def clean(self):
+        cleaned = super().clean()
+        changed = cleaned.get("decision") != standing_decision(self.instance)
+        if changed and not cleaned.get("reason", "").strip():
+            self.add_error("reason", "Say why.")
+        return cleaned
+
+
+def standing_decision(link):
+    """The CodeDecision that describes a link's editor columns now."""
+    if link.editor_unlinked:
+        return CodeDecision.UNLINKED
+    if link.editor_official is None:
+        return CodeDecision.ARCHIVE
+    return CodeDecision.OFFICIAL if link.editor_official else CodeDecision.NOT_OFFICIAL

@@ -11,12 +11,12 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
-from django.db import OperationalError
+from django.db import OperationalError, models
 from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
-from leaderboards import decisions
+from leaderboards import curation, decisions
 from leaderboards.admin.deletes import FiguresKeptOnDelete
 from leaderboards.admin.queue import BUSY
 from leaderboards.models import Direction
@@ -95,7 +95,8 @@ class CuratedAdmin(FiguresKeptOnDelete, admin.ModelAdmin):
             return HttpResponseRedirect(request.get_full_path())
 
     def formfield_for_dbfield(self, db_field, request, **kwargs):
-        if db_field.name.startswith("editor_") and db_field.null:
+        texts = (models.CharField, models.TextField)
+        if db_field.name.startswith("editor_") and db_field.null and isinstance(db_field, texts):
             # An emptied box means "no correction: show the file's text".
             kwargs["empty_value"] = None
         return super().formfield_for_dbfield(db_field, request, **kwargs)
@@ -110,6 +111,29 @@ class CuratedAdmin(FiguresKeptOnDelete, admin.ModelAdmin):
             return "—"
         entries = self.history_entries(obj).select_related("user").order_by("-action_time")
         return history_html(entries[:HISTORY_SHOWN])
+
+
+class DescribedAdmin:
+    """A method's or dataset's description: corrected with a reason, on the public record."""
+
+    def save_model(self, request, obj, form, change):
+        if change and "editor_description" in form.changed_data:
+            curation.describe(
+                self.model,
+                obj.slug,
+                form.cleaned_data["editor_description"],
+                form.cleaned_data["reason"].strip(),
+                request.user,
+                was=form.was(),
+                log=False,
+            )
+        fields = [
+            name
+            for name in form.changed_data
+            if name in self.editorial_fields and name != "editor_description"
+        ]
+        if change and fields:
+            obj.save(update_fields=fields)
 
 
 class ChosenByKey:

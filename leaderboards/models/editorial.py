@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 
 from leaderboards.models.boards import Direction, Leaderboard
@@ -147,6 +148,26 @@ class ChangeKind(models.TextChoices):
     ADDED = "added", "result added"
     ADDED_WITHHELD = "added_withheld", "added result withheld as spam"
     ADDED_RESTORED = "added_restored", "added result restored"
+    # The archive's catalogue: named by slug (and a repository by its URL).
+    CODE = "code", "paper's code"
+    METHOD_WITHHELD = "method_withheld", "method withheld as spam"
+    METHOD_RESTORED = "method_restored", "method restored"
+    PAPER_WITHHELD = "paper_withheld", "paper withheld"
+    PAPER_RESTORED = "paper_restored", "paper restored"
+    METHOD_DESCRIPTION = "method_description", "method description"
+    DATASET_DESCRIPTION = "dataset_description", "dataset description"
+
+
+# What a catalogue entry's target slug names, and the page it is at.
+TARGET_PAGES = {
+    ChangeKind.CODE: ("paper", "leaderboards:paper"),
+    ChangeKind.PAPER_WITHHELD: ("paper", "leaderboards:paper"),
+    ChangeKind.PAPER_RESTORED: ("paper", "leaderboards:paper"),
+    ChangeKind.METHOD_WITHHELD: ("method", "leaderboards:method"),
+    ChangeKind.METHOD_RESTORED: ("method", "leaderboards:method"),
+    ChangeKind.METHOD_DESCRIPTION: ("method", "leaderboards:method"),
+    ChangeKind.DATASET_DESCRIPTION: ("dataset", "leaderboards:dataset"),
+}
 
 
 class EditorialChangeQuerySet(models.QuerySet):
@@ -162,14 +183,23 @@ class EditorialChange(models.Model):
 
     Written by leaderboards/record.py in the transaction of the change itself,
     never edited. An archive row's entries name no model and no value: a
-    withheld row shows in the record by its reason, not its content.
+    withheld row shows in the record by its reason, not its content. An entry
+    about the catalogue (a paper's code, a method, a paper, a dataset) has no
+    board: it names its target by slug, which outlasts every re-import.
     """
 
     leaderboard = models.ForeignKey(
-        Leaderboard, on_delete=models.CASCADE, related_name="editorial_changes"
+        Leaderboard,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="editorial_changes",
     )
     kind = models.CharField(max_length=20, choices=ChangeKind)
-    # A metric's name, an added result's model; empty for an archive row.
+    # The slug of the paper, method or dataset a catalogue entry is about.
+    target = models.TextField(blank=True, default="", db_default="")
+    # A metric's name, an added result's model, a code link's repository URL;
+    # empty for an archive row.
     subject = models.TextField(blank=True, default="")
     old_value = models.TextField(blank=True, default="")
     new_value = models.TextField(blank=True, default="")
@@ -194,10 +224,29 @@ class EditorialChange(models.Model):
             models.CheckConstraint(
                 condition=Q(kind__in=ChangeKind.values), name="editorial_change_kind_valid"
             ),
+            # On a board, or on a catalogue entry named by its slug: never neither.
+            models.CheckConstraint(
+                condition=Q(leaderboard__isnull=False, target="") & ~Q(kind__in=list(TARGET_PAGES))
+                | Q(leaderboard__isnull=True, kind__in=list(TARGET_PAGES)) & ~Q(target=""),
+                name="editorial_change_has_target",
+            ),
         ]
 
     def __str__(self):
-        return f"{self.get_kind_display()} on {self.leaderboard_id}"
+        return f"{self.get_kind_display()} on {self.leaderboard_id or self.target}"
+
+    @property
+    def target_url(self):
+        """The page of what the entry is about: its board's, or its paper's, method's, dataset's."""
+        if self.leaderboard_id is not None:
+            return self.leaderboard.get_absolute_url()
+        return reverse(TARGET_PAGES[self.kind][1], args=[self.target])
+
+    @property
+    def target_label(self):
+        if self.leaderboard_id is not None:
+            return str(self.leaderboard)
+        return f"{TARGET_PAGES[self.kind][0]} {self.target}"
 
     @property
     def hides_content(self):

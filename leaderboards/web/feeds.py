@@ -74,7 +74,8 @@ class EditorialChangesFeed(Feed):
 
     def item_title(self, entry):
         subject = "a result, not named here" if entry.hides_content else entry.subject
-        return f"{entry.get_kind_display().capitalize()}: {subject} on {entry.leaderboard}"
+        what = f"{subject} on {entry.target_label}" if subject else entry.target_label
+        return f"{entry.get_kind_display().capitalize()}: {what}"
 
     def item_description(self, entry):
         text = f"{entry.old_value or '—'} → {entry.shown_new_value or '—'}."
@@ -83,7 +84,8 @@ class EditorialChangesFeed(Feed):
         return text
 
     def item_link(self, entry):
-        return f"{_record_url(entry.leaderboard)}#change-{entry.pk}"
+        board = entry.leaderboard if entry.leaderboard_id else None
+        return f"{_record_url(board)}#change-{entry.pk}"
 
     def item_guid(self, entry):
         return f"editorial-change-{entry.pk}"
