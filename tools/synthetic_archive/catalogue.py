@@ -228,7 +228,10 @@ def _board(rng, index, tasks, datasets, earlier):
         name = f"{MARKER} Private Split {index}"
     else:
         name = rng.choice(datasets[dataset].variants)
-    rows = max(3 if index == 0 else 1, min(MAX_ROWS, int(ROWS_MIN * rng.paretovariate(ROWS_ALPHA))))
+    rows = max(
+        len(FIRST_ROWS) if index == 0 else 1,
+        min(MAX_ROWS, int(ROWS_MIN * rng.paretovariate(ROWS_ALPHA))),
+    )
     parent = None
     if index == 1:
         # A second table of one task and dataset: its slug gets a -2.
@@ -446,45 +449,49 @@ def _table(seed, plan, board):
     return dict(sorted(entry.items()))
 
 
+# Board 0's first rows, so that every size has each kind of citation: a paper
+# named by arXiv id alone, one with no arXiv id, no paper, a pdf link, a paper
+# the papers file does not hold.
+FIRST_ROWS = (11, 2, "none", 3, "unknown")
+
+
 def _rows(seed, rng, plan, board):
     papers = plan.sizes.papers
     rows = []
     for number in range(board.rows):
         roll = rng.random()
-        if roll < POPULAR_SHARE:
-            cited = int(papers / 50 * rng.random())
-        else:
-            cited = int(papers * rng.random())
-        rows.append(_row(seed, rng, board, number, roll, paper(seed, cited)))
+        cited = int((papers / 50 if roll < POPULAR_SHARE else papers) * rng.random())
+        kind = "none" if roll > 0.98 else "unknown" if roll > 0.95 else "paper"
+        if board.index == 0 and number < len(FIRST_ROWS):
+            forced = FIRST_ROWS[number]
+            kind, cited = (forced, cited) if isinstance(forced, str) else ("paper", forced)
+        rows.append(_row(seed, rng, board, number, kind, paper(seed, cited)))
     if board.index == 0:
+        # One model name on two rows, from two papers.
         rows[1]["model_name"] = rows[0]["model_name"]
     return rows
 
 
-def _row(seed, rng, board, number, roll, item):
+def _row(seed, rng, board, number, kind, item):
     title, date = item.title, item.date
     code = [{"title": "", "url": url} for url, _, _ in repositories(seed, item.index)]
     model = coined(item.index)
     if rng.random() < 0.4:
         model = f"{model} ({rng.choice(GENERIC_VARIANTS)})"
-    if roll > 0.98 or (board.index == 0 and number == 2):
-        # A row that names no paper at all.
+    if kind == "none":
         url, title, date, code = "", "", None, []
-    elif roll > 0.95:
-        # A paper the papers file does not hold.
+    elif kind == "unknown":
         url = f"https://proceedings.mlr.press/v999/{SLUG_MARKER}-{board.index}-{number}.html"
         title = f"{MARKER} Unlisted Paper {board.index}.{number}"
     elif item.arxiv is None:
         url = item.url_abs
-    elif roll > 0.85:
-        url = item.url_pdf
     else:
-        url = item.url_abs
-        if roll < 0.04:
+        # A paper's rows cite its abstract page, or its pdf; a few rows differ.
+        pdf = (item.index % 7 == 3) != (rng.random() < 0.02)
+        url = item.url_pdf if pdf else item.url_abs
+        if item.index % 25 == 11:
             # Named by its arXiv id alone: the importer's slug is the id's digits.
             title = ""
-    if rng.random() < 0.2:
-        date = None
     return {
         "code_links": code,
         "metrics": {metric: _value(rng, metric) for metric in board.metrics},
