@@ -467,8 +467,9 @@ def _rows(seed, rng, plan, board):
             kind, cited = (forced, cited) if isinstance(forced, str) else ("paper", forced)
         rows.append(_row(seed, rng, board, number, kind, paper(seed, cited)))
     if board.index == 0:
-        # One model name on two rows, from two papers.
+        # One model name on two rows, from two papers; a value left blank.
         rows[1]["model_name"] = rows[0]["model_name"]
+        rows[-1]["metrics"][board.metrics[-1]] = ""
     return rows
 
 
