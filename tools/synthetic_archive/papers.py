@@ -15,6 +15,7 @@ from tools.synthetic_archive.names import (
     TEX,
     arxiv_id,
     coined,
+    pick,
     pwc_url,
     rng_for,
     title_slug,
@@ -72,11 +73,11 @@ def paper(seed, index):
     day = PAPER_DAYS.draw(rng)
     date = datetime.date.fromordinal(day[0] + int(rng.random() * day[1])).isoformat()
     title = (
-        f"{MARKER} {coined(index)}: {rng.choice(TITLE_ADJECTIVES)} "
-        f"{rng.choice(TITLE_NOUNS)} for {base[1]}"
+        f"{MARKER} {coined(index)}: {pick(rng, TITLE_ADJECTIVES)} "
+        f"{pick(rng, TITLE_NOUNS)} for {base[1]}"
     )
     if rng.random() < 0.08:
-        title = f"{title} with {rng.choice(TEX)} Guarantees"
+        title = f"{title} with {pick(rng, TEX)} Guarantees"
     slug = title_slug(title)
     if index % REPEATED_TITLE == 7:
         # Two papers with one title: PwC numbered the second slug.
@@ -113,16 +114,16 @@ def _author(number):
 def _abstract(rng, item, plan):
     task = item.base[1]
     sentences = [
-        f"We study {rng.choice(TITLE_NOUNS).lower()} for {task.lower()}, where "
-        f"{rng.choice(TEX)} bounds are loose.",
+        f"We study {pick(rng, TITLE_NOUNS).lower()} for {task.lower()}, where "
+        f"{pick(rng, TEX)} bounds are loose.",
         f"Our method, {coined(item.index)}, reaches {rng.uniform(40, 99):.1f}% on "
-        f"{rng.choice(plan.datasets).name} with {rng.choice(TEX)} cost.",
-        f"Unlike prior work on {task.lower()}, it needs no {rng.choice(TITLE_NOUNS).lower()}.",
+        f"{pick(rng, plan.datasets).name} with {pick(rng, TEX)} cost.",
+        f"Unlike prior work on {task.lower()}, it needs no {pick(rng, TITLE_NOUNS).lower()}.",
         f"Experiments on {1 + int(rng.random() * 9)} benchmarks show gains of "
         f"{rng.uniform(0.1, 9):.2f} points over the baselines.",
         "Code and models are released.",
-        f"We also analyse the {rng.choice(TITLE_ADJECTIVES).lower()} regime, where the "
-        f"{rng.choice(TITLE_NOUNS).lower()} of Schrödinger-type models fail.",
+        f"We also analyse the {pick(rng, TITLE_ADJECTIVES).lower()} regime, where the "
+        f"{pick(rng, TITLE_NOUNS).lower()} of Schrödinger-type models fail.",
     ]
     rng.shuffle(sentences)
     # Abstracts come with the line breaks of the PDF they were cut from.
@@ -137,7 +138,7 @@ def paper_record(seed, item, plan):
     abstract = _abstract(rng, item, plan)
     proceeding = None
     if rng.random() < 0.3:
-        conference, month = rng.choice(CONFERENCES)
+        conference, month = pick(rng, CONFERENCES)
         proceeding = f"{MARKER}-{conference} {(item.date or '2020')[:4]} {month}"
     # Some authors write many papers; a paper names each of its authors once.
     pool = max(plan.sizes.papers, len(GIVEN) * len(FAMILY))
@@ -146,7 +147,7 @@ def paper_record(seed, item, plan):
             _author(int(pool * rng.random() ** 2)) for _ in range(1 + int(rng.random() * 7))
         )
     )
-    tasks = [rng.choice(plan.tasks).name for _ in range(int(rng.random() * 4))]
+    tasks = [pick(rng, plan.tasks).name for _ in range(int(rng.random() * 4))]
     if index % 23 == 6:
         tasks.append(f"{MARKER} Unlisted Task {index}")
     methods = {}
@@ -209,7 +210,7 @@ def repositories(seed, index):
             repos.append((f"https://github.com/{fork}/{name}", False))
     if index % 97 in SHARED_REPO_PAPERS:
         repos.append((SHARED_REPO, False))
-    return [(url, official, rng.choice(FRAMEWORKS)) for url, official in repos]
+    return [(url, official, pick(rng, FRAMEWORKS)) for url, official in repos]
 
 
 def link_records(seed, item):
