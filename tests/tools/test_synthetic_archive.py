@@ -3,7 +3,10 @@
 import gzip
 import io
 import json
+import os
 import re
+import subprocess
+import sys
 from collections import Counter, defaultdict
 
 import pytest
@@ -12,7 +15,7 @@ from django.core.management import call_command
 from leaderboards.format.rules import arxiv_id, slug_for
 from leaderboards.ingest.records import CANONICAL, recognise
 from leaderboards.models import Leaderboard
-from tests.helpers import PWC_DATA
+from tests.helpers import PWC_DATA, ROOT
 from tools import synthetic_archive as generator
 from tools.synthetic_archive import __main__ as command
 from tools.synthetic_archive.catalogue import SHUTDOWN, sizes_for
@@ -186,6 +189,33 @@ def test_same_seed_gives_the_same_bytes_and_another_seed_other_files(tmp_path):
         assert first != other
 
 
+@pytest.mark.slow
+def test_the_bytes_do_not_depend_on_string_hashing(tmp_path):
+    for name, hash_seed in (("a", "1"), ("b", "2")):
+        subprocess.run(
+            [sys.executable, "-m", "tools.synthetic_archive", "--out", str(tmp_path / name)]
+            + ["--papers", "40", "--seed", "7"],
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
+    for kind in generator.FILES:
+        name = generator.file_name(kind)
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+
+
+def test_a_run_stopped_part_way_leaves_no_file_that_reads_whole(tmp_path, monkeypatch):
+    def fail(seed, plan, dataset):
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(generator, "dataset_record", fail)
+    with pytest.raises(OSError):
+        generator.write_archive(tmp_path, SMALL, seed=1)
+    with pytest.raises(json.JSONDecodeError):
+        json.loads((tmp_path / "datasets.json").read_text(encoding="utf-8"))
+
+
 def test_gzip_files_hold_the_same_records(tmp_path):
     generator.write_archive(tmp_path / "plain", SMALL, seed=2)
     generator.write_archive(tmp_path / "zipped", SMALL, seed=2, gzipped=True)
@@ -335,6 +365,8 @@ def test_rows_cite_papers_by_arxiv_url_or_another_url(small):
             kinds["unknown"] += 1
             assert row["paper_title"] not in titles
     assert all(kinds[kind] for kind in ("abs", "pdf", "no title", "other", "unknown"))
+    repositories = {link["repo_url"] for link in small["links-between-papers-and-code"]}
+    assert {link["url"] for row in rows for link in row["code_links"]} <= repositories
     assert kinds["abs"] > kinds["unknown"]
 
 

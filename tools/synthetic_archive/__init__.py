@@ -63,10 +63,14 @@ class _ArrayFile:
         self.stream.write((",\n" if self.count else "\n").encode() + text.encode())
         self.count += 1
 
-    def close(self):
-        self.stream.write(b"\n]\n")
-        self.stream.close()
-        self.raw.close()
+    def close(self, complete=True):
+        """Close the file; one not `complete` is left without its closing bracket."""
+        try:
+            if complete:
+                self.stream.write(b"\n]\n")
+            self.stream.close()
+        finally:
+            self.raw.close()
 
 
 @dataclasses.dataclass
@@ -88,6 +92,7 @@ def write_archive(folder, papers, seed, gzipped=False):
     catalogue = plan(seed, sizes_for(papers))
     files = {kind: _ArrayFile(folder / file_name(kind, gzipped), gzipped) for kind in FILES}
     written = Written()
+    complete = False
     try:
         for task in catalogue.tasks:
             if task.parent is None:
@@ -102,8 +107,10 @@ def write_archive(folder, papers, seed, gzipped=False):
             files["methods"].write(method.record)
         for dataset in catalogue.datasets:
             files["datasets"].write(dataset_record(seed, catalogue, dataset))
+        complete = True
     finally:
+        # A run stopped part way leaves files no reader takes for whole.
         for kind, array in files.items():
-            array.close()
+            array.close(complete)
             written.records[kind] = array.count
     return written
