@@ -15,10 +15,10 @@ from tools.synthetic_archive.names import (
     SLUG_MARKER,
     TASK_AREAS,
     TEX,
-    arxiv_id,
     coined,
     pwc_url,
     rng_for,
+    unissued_arxiv_id,
 )
 from tools.synthetic_archive.papers import paper, repositories
 from tools.synthetic_pages import (
@@ -32,6 +32,7 @@ from tools.synthetic_pages import (
 )
 
 # Papers with Code at shutdown (SPEC 2); every count scales with the papers.
+# Links are drawn paper by paper (papers.CODE_SHARE), so theirs is an average.
 SHUTDOWN = {
     "papers": 576_000,
     "links": 300_000,
@@ -40,7 +41,7 @@ SHUTDOWN = {
     "boards": 9_300,
     "tasks": 4_450,
 }
-MINIMUM = {"links": 12, "methods": 12, "datasets": 12, "boards": 12, "tasks": 8}
+MINIMUM = {"methods": 12, "datasets": 12, "boards": 12, "tasks": 8}
 # Below this, the oddities that are placed by index would not all fit.
 MIN_PAPERS = 30
 # Generated arXiv ids keep five digits below this.
@@ -82,7 +83,6 @@ METHOD_KINDS = (
 @dataclasses.dataclass(frozen=True)
 class Sizes:
     papers: int
-    links: int
     methods: int
     datasets: int
     boards: int
@@ -90,13 +90,9 @@ class Sizes:
 
 
 def sizes_for(papers):
-    """How many of each thing an archive of `papers` papers holds (links: about)."""
+    """How many of each thing an archive of `papers` papers holds."""
     scale = papers / SHUTDOWN["papers"]
-    counts = {
-        kind: max(MINIMUM[kind], round(n * scale))
-        for kind, n in SHUTDOWN.items()
-        if kind != "papers"
-    }
+    counts = {kind: max(least, round(SHUTDOWN[kind] * scale)) for kind, least in MINIMUM.items()}
     return Sizes(papers=papers, **counts)
 
 
@@ -417,7 +413,7 @@ def task_record(seed, plan, task):
 def _task_description(rng, task):
     text = f"**{task.name}**: {task.base[2]} Scores are reported with {rng.choice(TEX)} error bars."
     if task.index % 3 == 0:
-        survey = f"https://arxiv.org/abs/{arxiv_id(task.index, 2020)}"
+        survey = f"https://arxiv.org/abs/{unissued_arxiv_id(task.index, 2020)}"
         text += f"\n\n( Image credit: [{MARKER} survey]({survey}) )"
     return text
 

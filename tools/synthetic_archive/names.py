@@ -1,7 +1,7 @@
 """The words every synthetic record is made of, and the marker that keeps its slugs apart.
 
 Every name a slug is made from starts with MARKER, a word glued to a digit that
-no real name starts with ("Synthetic Data Generation" is a real PwC task;
+real names do not start with ("Synthetic Data Generation" is a real PwC task;
 "Synthetic0 ..." is nothing real), so every slug starts with SLUG_MARKER.
 """
 
@@ -72,6 +72,6 @@ def pwc_url(kind, slug):
     return f"{PWC}/{kind}/{slug}"
 
 
-def arxiv_id(index, year):
+def unissued_arxiv_id(index, year):
     """An id arXiv never issues (month 13 and above), a different one for every index."""
     return f"{year % 100:02d}{13 + index % 87:02d}.{index // 87 + 1:05d}"

@@ -13,12 +13,12 @@ from tools.synthetic_archive.names import (
     MARKER,
     SLUG_MARKER,
     TEX,
-    arxiv_id,
     coined,
     pick,
     pwc_url,
     rng_for,
     title_slug,
+    unissued_arxiv_id,
 )
 from tools.synthetic_pages import PAPER_DAYS, TITLE_ADJECTIVES, TITLE_NOUNS
 
@@ -95,7 +95,7 @@ def paper(seed, index):
             url_abs = f"https://aclanthology.org/{code}/"
             url_pdf = None if index % 8 == 2 else f"https://aclanthology.org/{code}.pdf"
     else:
-        arxiv = arxiv_id(index, int(date[:4]))
+        arxiv = unissued_arxiv_id(index, int(date[:4]))
         url_abs = f"https://arxiv.org/abs/{arxiv}"
         url_pdf = f"https://arxiv.org/pdf/{arxiv}v{1 + int(rng.random() * 3)}.pdf"
     if index % 61 == 5:
@@ -104,7 +104,7 @@ def paper(seed, index):
 
 
 def _author(number):
-    """Author `number`'s name: the first few thousand from the lists, then made-up family names."""
+    """Author `number`'s name: the first 650 from the lists, then made-up family names."""
     rest, given = divmod(number, len(GIVEN))
     # Names that share a given name spread over the family names.
     family = FAMILY[(rest + number) % len(FAMILY)] if rest < len(FAMILY) else coined(rest)
