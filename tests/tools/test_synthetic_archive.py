@@ -18,7 +18,7 @@ from leaderboards.models import Leaderboard
 from tests.helpers import PWC_DATA, ROOT
 from tools import synthetic_archive as generator
 from tools.synthetic_archive import __main__ as command
-from tools.synthetic_archive.catalogue import SHUTDOWN, sizes_for
+from tools.synthetic_archive.catalogue import SHUTDOWN, plan, sizes_for
 from tools.synthetic_archive.names import SLUG_MARKER, title_slug
 
 SMALL = 30
@@ -452,6 +452,8 @@ def test_counts_follow_pwc_proportions(tmp_path):
         "tasks": sum(1 for _ in all_tasks(tables)),
     }
     assert counts["papers"] == papers
+    urls = [paper["paper_url"] for paper in files["papers-with-abstracts"]]
+    assert len(set(urls)) == len(urls)
     for kind, count in counts.items():
         assert count == pytest.approx(SHUTDOWN[kind] * scale, rel=0.1), kind
     assert {kind: written.records[kind] for kind in generator.FILES} == {
@@ -460,6 +462,18 @@ def test_counts_follow_pwc_proportions(tmp_path):
     assert written.rows == len(all_rows(tables))
     # About ten rows a board, as in the archive, a few boards far longer.
     assert 5 < written.rows / counts["boards"] < 20
+
+
+@pytest.mark.slow
+def test_every_task_dataset_and_method_has_a_slug_of_its_own_at_full_size():
+    catalogue = plan(1, sizes_for(SHUTDOWN["papers"]))
+    for slugs in (
+        [task.slug for task in catalogue.tasks],
+        [dataset.slug for dataset in catalogue.datasets],
+        [tail(method.record["url"]) for method in catalogue.methods],
+    ):
+        assert len(set(slugs)) == len(slugs)
+    assert (len(catalogue.tasks), len(catalogue.boards)) == (4_450, 9_300)
 
 
 def test_small_sizes_keep_their_minimums():

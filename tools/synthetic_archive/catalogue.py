@@ -151,9 +151,10 @@ class Plan:
 def plan(seed, sizes):
     """Everything but papers and links, which are streamed."""
     rng = rng_for(seed, "plan")
-    tasks = []
+    tasks, names = [], set()
     for index in range(sizes.tasks):
-        tasks.append(_task(rng, index, tasks))
+        tasks.append(_task(rng, index, tasks, names))
+        names.add(tasks[-1].name)
     for task in tasks:
         if task.parent is not None:
             tasks[task.parent].children.append(task.index)
@@ -171,7 +172,7 @@ def plan(seed, sizes):
     return Plan(sizes, tasks, datasets, boards, methods)
 
 
-def _task(rng, index, earlier):
+def _task(rng, index, earlier, taken):
     """Task `index`; `earlier` are the tasks before it, one of which may be its parent."""
     count = len(BASE_TASKS)
     if index < count:
@@ -182,6 +183,9 @@ def _task(rng, index, earlier):
         round_, modifier = divmod(modifier, len(TASK_MODIFIERS))
         name = f"{TASK_MODIFIERS[modifier]} {base[1]}" + (f" {round_ + 1}" if round_ else "")
     name = f"{MARKER} {name}"
+    if name in taken:
+        # A modifier that spells a base task ("3D" and "Object Detection").
+        name = f"{name} (variant)"
     parent = None
     if index == 1 or (earlier and rng.random() < SUBTASK_SHARE):
         parent = 0 if index == 1 else int(rng.random() * len(earlier))

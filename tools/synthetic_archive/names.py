@@ -30,8 +30,12 @@ BASE_TASKS = tuple(
     for name, description, metrics in tasks
 )
 TASK_AREAS = tuple(AREAS)
-DATASET_BASES = tuple(name for names in DATASET_SEEDS.values() for name in names) + tuple(
-    head + tail for head in NAME_HEADS for tail in NAME_TAILS
+# Once each: "Image" + "Net" is also a seed's ImageNet.
+DATASET_BASES = tuple(
+    dict.fromkeys(
+        [name for names in DATASET_SEEDS.values() for name in names]
+        + [head + tail for head in NAME_HEADS for tail in NAME_TAILS]
+    )
 )
 
 
