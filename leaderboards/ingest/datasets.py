@@ -145,10 +145,11 @@ def write_datasets(datasets, counted, reserved=frozenset(), names=frozenset()):
         }
         if new:
             created_with[slug] = {"name": dataset.name}
-    changed, made = set(), KindReport()
+    changed: set[str] = set()
+    made = KindReport()
     ids = chunks.Upsert(Dataset, "slug", FIELDS).write(wanted, made, created_with, changed)
     owners = [(ids[slug], dataset) for dataset, (slug, _) in zip(datasets, described, strict=True)]
-    relinked = set()
+    relinked: set[int] = set()
     for through, other, links, pks in (
         (Dataset.modalities.through, "datasetmodality_id", lambda d: d.modalities, modalities),
         (Dataset.languages.through, "datasetlanguage_id", lambda d: d.languages, languages),

@@ -52,8 +52,8 @@ class TaskNames:
     """Every task by its name and synonyms, case and spacing aside; a name wins over a synonym."""
 
     def __init__(self):
-        self.by_name = {}
-        synonyms = {}
+        self.by_name: dict[str, int] = {}
+        synonyms: dict[str, int] = {}
         for pk, slug, name, task_synonyms in Task.objects.values_list(
             "pk", "slug", "name", "synonyms"
         ).order_by("pk"):
@@ -127,15 +127,15 @@ class Described:
         self.wanted = wanted
         self.reserved = reserved
         pwc_slugs = {pwc for pwc, _ in wanted}
-        self.by_pwc = {}
-        self.by_slug = {}
+        self.by_pwc: dict[str, str] = {}
+        self.by_slug: dict[str, str | None] = {}
         for slug, pwc in model.objects.filter(
             Q(slug__in=pwc_slugs) | Q(pwc_slug__in=pwc_slugs)
         ).values_list("slug", "pwc_slug"):
             if pwc is not None:
                 self.by_pwc[pwc] = slug
             self.by_slug[slug] = pwc
-        self.by_name = {}
+        self.by_name: dict[str, list[str]] = {}
         names = {name for _, record_names in wanted for name in record_names}
         for name, slug in (
             model.objects.filter(name__in=names, pwc_slug=None)

@@ -109,13 +109,14 @@ def write_methods(methods, counted, reserved=frozenset()):
         slug: {**method.columns, "pwc_slug": method.pwc, "paper_id": papers.get(method.paper)}
         for method, slug in zip(methods, slugs, strict=True)
     }
-    changed, made = set(), KindReport()
+    changed: set[str] = set()
+    made = KindReport()
     ids = chunks.Upsert(Method, "slug", FIELDS).write(wanted, made, changed=changed)
     links = {
         ids[slug]: [categories[category] for category, _, _ in method.collections]
         for method, slug in zip(methods, slugs, strict=True)
     }
-    relinked = set()
+    relinked: set[int] = set()
     chunks.set_links(
         Method.categories.through, "method_id", "methodcategory_id", links, changed=relinked
     )
@@ -152,7 +153,7 @@ def _categories(collections, counted):
         counted.kind("method areas"),
         slugs=area_slugs,
     )
-    placed = {}
+    placed: dict[str, int] = {}
     for category, area, _ in collections:
         if area:
             placed.setdefault(category, areas[area])
