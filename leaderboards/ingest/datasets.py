@@ -150,16 +150,17 @@ def write_datasets(datasets, counted, reserved=frozenset(), names=frozenset()):
     ids = chunks.Upsert(Dataset, "slug", FIELDS).write(wanted, made, created_with, changed)
     owners = [(ids[slug], dataset) for dataset, (slug, _) in zip(datasets, described, strict=True)]
     relinked: set[int] = set()
-    for through, other, links, pks in (
-        (Dataset.modalities.through, "datasetmodality_id", lambda d: d.modalities, modalities),
-        (Dataset.languages.through, "datasetlanguage_id", lambda d: d.languages, languages),
-        (Dataset.tasks.through, "task_id", lambda d: d.tasks, None),
-    ):
-        wanted_links = {
-            pk: [pks[name] for name in links(dataset)] if pks is not None else list(links(dataset))
-            for pk, dataset in owners
-        }
-        chunks.set_links(through, "dataset_id", other, wanted_links, changed=relinked)
+    lists = {
+        (Dataset.modalities.through, "datasetmodality_id"): {
+            pk: [modalities[name] for name in dataset.modalities] for pk, dataset in owners
+        },
+        (Dataset.languages.through, "datasetlanguage_id"): {
+            pk: [languages[name] for name in dataset.languages] for pk, dataset in owners
+        },
+        (Dataset.tasks.through, "task_id"): {pk: list(dataset.tasks) for pk, dataset in owners},
+    }
+    for (through, other), links in lists.items():
+        chunks.set_links(through, "dataset_id", other, links, changed=relinked)
     by_pk = {pk: slug for slug, pk in ids.items()}
     changed |= {by_pk[pk] for pk in relinked}
     chunks.count_rows(counted.kind(KIND), len(wanted), made.created, changed)

@@ -141,6 +141,20 @@ def test_a_name_join_never_takes_another_records_method(import_pwc, methods_file
     }
 
 
+def test_a_new_method_whose_slug_another_holds_gets_a_free_one(import_pwc, methods_file, client):
+    """ "ResNet" (papers-made as `resnet`) is PwC's `resnet-v1`; PwC's `resnet` is another."""
+    make_method("resnet", "ResNet")
+    import_pwc(methods_file([{**RESNET, "url": f"{PWC}/method/resnet-v1"}]))
+    out, _ = import_pwc(methods_file([a_method("resnet", "ResNet-D")]))
+    assert "methods: 1 created" in out
+    assert dict(Method.objects.values_list("pwc_slug", "slug")) == {
+        "resnet-v1": "resnet",
+        "resnet": "resnet-2",
+    }
+    assert "Residual Network" in html(client, "/method/resnet")
+    assert "ResNet-D" in html(client, "/method/resnet-2")
+
+
 def test_reimport_changes_nothing(import_pwc, methods_file):
     make_paper("deep-residual-learning-for")
     path = methods_file([RESNET, ADAM])
