@@ -163,6 +163,9 @@ class CatalogueWriter:
 
     def _update_stated(self, model, obj, fields, objects):
         """Write the columns a source states that differ from the stored object's."""
+        if getattr(obj, "pwc_slug", None):
+            # The datasets file describes it (ingest/datasets.py): its text wins.
+            fields = {column: value for column, value in fields.items() if column != "description"}
         changed = {
             column: value
             for column, value in self._columns(fields, objects).items()

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from django.db import DatabaseError, IntegrityError, transaction
 
+from leaderboards.format.rules import free_slug, slug_for
 from leaderboards.ingest.records import ImportReport, RecordError, records
 from leaderboards.models import UpkeepPending
 
@@ -65,10 +66,16 @@ class Upsert:
         self.key = key
         self.fields = tuple(fields)
 
-    def write(self, wanted, counts):
-        """{key: {field: value}} written; returns {key: pk}. counts is a KindReport."""
+    def write(self, wanted, counts, created_with=None, changed=None):
+        """{key: {field: value}} written; returns {key: pk}. counts is a KindReport.
+
+        `created_with` gives columns written only when a row is created ({key:
+        {field: value}}: a slug, a name the first source decides); the keys of
+        rows created or updated are added to the set `changed` when given.
+        """
         if not wanted:
             return {}
+        created_with = created_with or {}
         stored = {
             row[self.key]: row
             for keys in itertools.batched(wanted, 500)
@@ -76,19 +83,21 @@ class Upsert:
                 "pk", self.key, *self.fields
             )
         }
-        new, changed = [], []
+        new, updated = [], []
         for key, values in wanted.items():
             row = stored.get(key)
             if row is None:
-                new.append(self.model(**{self.key: key}, **values))
+                new.append(self.model(**{self.key: key}, **values, **created_with.get(key, {})))
             elif any(row[field] != value for field, value in values.items()):
-                changed.append(self.model(pk=row["pk"], **{self.key: key}, **values))
+                updated.append(self.model(pk=row["pk"], **{self.key: key}, **values))
             else:
                 counts.unchanged += 1
-        if changed:
+        if changed is not None:
+            changed.update(getattr(obj, self.key) for obj in (*new, *updated))
+        if updated:
             fields = sorted({field for values in wanted.values() for field in values})
-            self.model.objects.bulk_update(changed, fields, batch_size=500)
-            counts.updated += len(changed)
+            self.model.objects.bulk_update(updated, fields, batch_size=500)
+            counts.updated += len(updated)
         if new:
             self.model.objects.bulk_create(new, batch_size=500)
             counts.created += len(new)
@@ -102,11 +111,12 @@ class Upsert:
         return ids
 
 
-def set_links(through, owner_field, other_field, wanted, extra=None):
+def set_links(through, owner_field, other_field, wanted, extra=None, changed=None):
     """A many-to-many's links for these owners made exactly `wanted` ({owner: [other, ...]}).
 
     Only links that differ are deleted or inserted; `extra` gives columns of a
-    link by (owner, other) (a position, a flag). Returns whether anything changed.
+    link by (owner, other) (a position, a flag). Returns whether anything changed;
+    the owners whose links changed are added to the set `changed` when given.
     """
     if not wanted:
         return False
@@ -132,4 +142,46 @@ def set_links(through, owner_field, other_field, wanted, extra=None):
     for pks in itertools.batched(stale, 500):
         through.objects.filter(pk__in=pks).delete()
     through.objects.bulk_create(fresh, batch_size=500)
+    if changed is not None:
+        gone = set(stale)
+        changed.update(owner for (owner, _), row in have.items() if row["pk"] in gone)
+        changed.update(getattr(link, owner_field) for link in fresh)
     return bool(stale or fresh)
+
+
+def by_name(model, names, counts, slugs=None, created_with=None):
+    """{name: pk} of a small table's rows (areas, categories, modalities) by their names.
+
+    A missing one is made under `slugs[name]` where given and free, else the
+    slug of its name (the first free `-2`, `-3`, ...), with the columns of
+    `created_with[name]`; a stored one is left as it is. counts is a KindReport.
+    """
+    names = list(dict.fromkeys(names))
+    if not names:
+        return {}
+    found = dict(model.objects.filter(name__in=names).values_list("name", "pk"))
+    counts.unchanged += len(found)
+    missing = [name for name in names if name not in found]
+    if missing:
+        slugs, created_with = slugs or {}, created_with or {}
+        limit = model._meta.get_field("slug").max_length
+        taken = set(model.objects.values_list("slug", flat=True))
+        made = []
+        for name in missing:
+            slug = slugs.get(name) or slug_for(name, model._meta.model_name, limit)
+            slug = free_slug(slug, taken, limit)
+            taken.add(slug)
+            made.append(model(slug=slug, name=name, **created_with.get(name, {})))
+        model.objects.bulk_create(made)
+        counts.created += len(made)
+        found.update(model.objects.filter(name__in=missing).values_list("name", "pk"))
+    return found
+
+
+def count_rows(counts, total, created, changed):
+    """A chunk's `total` rows counted once each in counts (a KindReport): `created`
+    made, the rest of `changed` (a column or a link differed) updated, the others
+    unchanged."""
+    counts.created += created
+    counts.updated += len(changed) - created
+    counts.unchanged += total - len(changed)

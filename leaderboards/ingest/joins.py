@@ -9,7 +9,8 @@ import re
 
 from django.db.models import Q
 
-from leaderboards.ingest.records import RecordError
+from leaderboards.format.rules import free_slug
+from leaderboards.ingest.records import ImportReport, RecordError, records
 from leaderboards.models import Task
 
 _PWC_PATH = re.compile(
@@ -51,8 +52,8 @@ class TaskNames:
     """Every task by its name and synonyms, case and spacing aside; a name wins over a synonym."""
 
     def __init__(self):
-        self.by_name = {}
-        synonyms = {}
+        self.by_name: dict[str, int] = {}
+        synonyms: dict[str, int] = {}
         for pk, slug, name, task_synonyms in Task.objects.values_list(
             "pk", "slug", "name", "synonyms"
         ).order_by("pk"):
@@ -90,3 +91,97 @@ def by_pwc_slug(model, slugs):
         elif slug in slugs:
             found.setdefault(slug, pk)
     return found
+
+
+def named_in(path, kind):
+    """(every PwC slug, every name) the records of a methods or datasets file give.
+
+    Read once before the import, so a record joins a row by name only when no
+    other record of the file is that row's by its slug or name.
+    """
+    slugs, names = set(), set()
+    for _, record in records(path, ImportReport()):
+        slug = optional_pwc_slug(record.get("url"), kind)
+        if slug is not None:
+            slugs.add(slug)
+        if isinstance(record.get("name"), str):
+            names.add(record["name"])
+    return slugs, names
+
+
+class Described:
+    """Which stored method or dataset (`model`) each record of a chunk describes, else its new slug.
+
+    Found by the record's PwC slug: a row holding it as `pwc_slug`, else one with
+    it as its slug that no record has described yet. Else by name: a row made
+    from papers or boards (no `pwc_slug` yet) with one of the record's names, the
+    first name first, the oldest row first, whose slug is no other record's PwC
+    slug (`reserved`). Else the record is new, under PwC's slug, or the first
+    free `<slug>-2`, ... where another row holds that one. A row is described by
+    one record only.
+    """
+
+    def __init__(self, model, wanted, reserved=frozenset()):
+        """wanted: [(PwC slug, [names])], a chunk's records in file order."""
+        self.model = model
+        self.wanted = wanted
+        self.reserved = reserved
+        pwc_slugs = {pwc for pwc, _ in wanted}
+        self.by_pwc: dict[str, str] = {}
+        self.by_slug: dict[str, str | None] = {}
+        for slug, pwc in model.objects.filter(
+            Q(slug__in=pwc_slugs) | Q(pwc_slug__in=pwc_slugs)
+        ).values_list("slug", "pwc_slug"):
+            if pwc is not None:
+                self.by_pwc[pwc] = slug
+            self.by_slug[slug] = pwc
+        self.by_name: dict[str, list[str]] = {}
+        names = {name for _, record_names in wanted for name in record_names}
+        for name, slug in (
+            model.objects.filter(name__in=names, pwc_slug=None)
+            .order_by("pk")
+            .values_list("name", "slug")
+        ):
+            self.by_name.setdefault(name, []).append(slug)
+
+    def slugs(self):
+        """[(slug here, whether the row is new)], one for each of `wanted`, in order."""
+        found = {}
+        claimed = set()
+        for index, (pwc, _) in enumerate(self.wanted):
+            slug = self.by_pwc.get(pwc)
+            if slug is None and pwc in self.by_slug and self.by_slug[pwc] is None:
+                slug = pwc
+            if slug is not None and slug not in claimed:
+                found[index] = slug
+                claimed.add(slug)
+        for index, (pwc, names) in enumerate(self.wanted):
+            if index in found:
+                continue
+            for name in names:
+                slug = next(
+                    (
+                        slug
+                        for slug in self.by_name.get(name, ())
+                        if slug not in claimed and (slug == pwc or slug not in self.reserved)
+                    ),
+                    None,
+                )
+                if slug is not None:
+                    found[index] = slug
+                    claimed.add(slug)
+                    break
+        result = []
+        for index, (pwc, _) in enumerate(self.wanted):
+            if index in found:
+                result.append((found[index], False))
+                continue
+            slug = pwc
+            if slug in self.by_slug or slug in claimed:
+                taken = set(
+                    self.model.objects.filter(slug__startswith=pwc).values_list("slug", flat=True)
+                )
+                slug = free_slug(pwc, taken | claimed, limit=300)
+            claimed.add(slug)
+            result.append((slug, True))
+        return result

@@ -84,6 +84,10 @@ class Method(models.Model):
     editor_description = models.TextField(null=True, blank=True)
     withheld = models.BooleanField(default=False, db_default=False)
     withheld_reason = models.TextField(blank=True, default="", db_default="")
+    # The slug of its PwC URL, once the methods file has described it (null for a
+    # method known only from papers). A method first made from papers keeps its
+    # slug here; /method/<pwc_slug> redirects, so PwC's addresses keep working.
+    pwc_slug = models.SlugField(max_length=300, null=True, blank=True, unique=True)
 
     objects = MethodQuerySet.as_manager()
 

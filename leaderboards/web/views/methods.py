@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, render
 
 from leaderboards.models import NEWEST_FIRST, Method, MethodArea, MethodCategory, Paper
 from leaderboards.web.methods_chart import years_chart
-from leaderboards.web.views.catalogue import _page
+from leaderboards.web.views.catalogue import _page, find_or_redirect
 from leaderboards.web.views.papers import with_results_and_code
 
 # How many of a category's methods the index names; its page lists them all.
@@ -129,7 +129,11 @@ def method_category(request, slug):
 
 
 def method_detail(request, slug):
-    method = get_object_or_404(Method.objects.select_related("paper"), slug=slug)
+    method, moved = find_or_redirect(Method, slug, Method.objects.select_related("paper"))
+    if moved is not None:
+        return moved
+    if method is None:
+        raise Http404("No such method.")
     if method.withheld:
         raise Http404("This method is withheld.")
     papers = method.papers.filter(withheld=False)
