@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leaderboards', '0020_archive_catalogue'),
+        ("leaderboards", "0021_curation"),
     ]
 
     operations = [
