@@ -260,24 +260,27 @@ def _one_writer_at_a_time(cursor):
 def _paper_sql(narrowed=""):
     """Every shown paper's title; `narrowed` (SQL, " AND" first) narrows the papers."""
     return (
-        f"SELECT title AS name, slug, '' AS context FROM {Paper._meta.db_table} "
-        f"WHERE title <> '' AND NOT withheld{narrowed}"
+        f"SELECT m.title AS name, m.slug, '' AS context FROM {Paper._meta.db_table} m "
+        f"WHERE m.title <> '' AND NOT m.withheld{narrowed}"
     )
 
 
 def _method_sql(narrowed=""):
-    """Every shown method by its name, and by its full name where that says more.
+    """Every shown method by its name, and by its full name where that says more;
+    `narrowed` (SQL, " AND" first) narrows the methods.
 
     Two entries for one page: "ResNet" and "Residual Network" are both what
-    a visitor may type. Each names the other beside it.
+    a visitor may type. Each names the other beside it. Each method is read
+    once, joined to the two ways of naming it, so `narrowed` appears once.
     """
-    table = Method._meta.db_table
-    shown = f"FROM {table} WHERE NOT withheld{narrowed}"
-    other = "full_name <> '' AND upper(full_name) <> upper(name)"
+    other = "m.full_name <> '' AND upper(m.full_name) <> upper(m.name)"
     return (
-        f"SELECT name, slug, CASE WHEN {other} THEN full_name ELSE '' END AS context "
-        f"{shown} AND name <> '' "
-        f"UNION ALL SELECT full_name AS name, slug, name AS context {shown} AND {other}"
+        "SELECT CASE WHEN way.second = 1 THEN m.full_name ELSE m.name END AS name, m.slug, "
+        f"CASE WHEN way.second = 1 THEN m.name WHEN {other} THEN m.full_name ELSE '' END "
+        f"AS context FROM {Method._meta.db_table} m "
+        "JOIN (SELECT 0 AS second UNION ALL SELECT 1) way "
+        f"ON CASE WHEN way.second = 1 THEN {other} ELSE m.name <> '' END "
+        f"WHERE NOT m.withheld{narrowed}"
     )
 
 
@@ -348,7 +351,7 @@ def refresh_pages(kind, slugs):
     if not slugs:
         return
     marks = ", ".join(["%s"] * len(slugs))
-    _reindex(kind, slugs, _PAGE_SQL[kind](f" AND slug IN ({marks})"), slugs)
+    _reindex(kind, slugs, _PAGE_SQL[kind](f" AND m.slug IN ({marks})"), slugs)
 
 
 def refresh_index():
