@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from leaderboards import search
 from leaderboards.models import Method, Paper, SearchEntry
+from leaderboards.search import index
 from leaderboards.search import query as search_query
 from tests.helpers import make_authors, make_paper
 
@@ -248,3 +249,25 @@ def test_search_and_suggestions_cost_the_same_at_any_size(
 def test_any_text_is_a_clean_page_and_clean_suggestions(catalogue, client, query):
     assert client.get(SEARCH, {"q": query}).status_code == 200
     assert isinstance(suggested(client, query), list)
+
+
+def test_abstracts_are_matched_through_their_own_index(catalogue):
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # Too few rows for the planner to prefer the index on its own.
+            cursor.execute("SET LOCAL enable_seqscan = off")
+        explain = "EXPLAIN " if connection.vendor == "postgresql" else "EXPLAIN QUERY PLAN "
+        cursor.execute(
+            explain
+            + (
+                f"SELECT id FROM {Paper._meta.db_table} WHERE abstract <> '' AND "
+                "to_tsvector('simple'::regconfig, abstract) @@ to_tsquery('simple', %s)"
+                if connection.vendor == "postgresql"
+                else f"SELECT rowid FROM {index.ABSTRACT_FTS_TABLE} "
+                f"WHERE {index.ABSTRACT_FTS_TABLE} MATCH %s"
+            ),
+            ["zebrafish"],
+        )
+        plan = " ".join(str(row) for row in cursor.fetchall())
+    expected = "paper_abstract_words_idx" if connection.vendor == "postgresql" else "VIRTUAL"
+    assert expected in plan
