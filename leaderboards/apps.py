@@ -8,6 +8,9 @@ class LeaderboardsConfig(AppConfig):
     def ready(self):
         # Every process that can write (web workers, load commands, shells)
         # must retire cached pages when it changes data.
+        from leaderboards.search import signals
         from leaderboards.upkeep import cache
 
         cache.connect_signals()
+        # And leave the search when an editor withholds a paper or method.
+        signals.connect_signals()

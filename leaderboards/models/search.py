@@ -15,6 +15,8 @@ class SearchKind(models.TextChoices):
     DATASET = "dataset", "Datasets"
     LEADERBOARD = "leaderboard", "Leaderboards"
     PAPER = "paper", "Papers"
+    METHOD = "method", "Methods"
+    AUTHOR = "author", "Authors"
     MODEL = "model", "Models"
 
 
@@ -54,6 +56,9 @@ class SearchEntry(models.Model):
             # model names at PwC size). Both databases' upper() fold ASCII only,
             # as SQLite's LIKE does.
             models.Index(models.F("kind"), Upper("name"), name="search_entry_kind_upper_idx"),
+            # A paper, method or board's entries by its page: an editor's withhold
+            # re-indexes one page's entries, and an abstract's match finds its paper's.
+            models.Index(fields=["kind", "slug"], name="search_entry_kind_slug_idx"),
         ]
 
     def __str__(self):

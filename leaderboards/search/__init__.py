@@ -1,4 +1,5 @@
-"""The site search: one search over tasks, datasets, leaderboards, papers and models.
+"""The site search: one search over tasks, datasets, leaderboards, papers, methods,
+authors and models, and on the search page over papers' abstracts.
 
 Names are copied into SearchEntry by refresh_index() after each load; each
 database matches them with its own full-text engine (PostgreSQL: to_tsvector,
@@ -11,7 +12,14 @@ terms.py reads the words of a query, index.py writes the entries after writes,
 query.py answers visitors from them.
 """
 
-from leaderboards.search.index import refresh_index, refresh_models
-from leaderboards.search.query import search, suggest
+from leaderboards.search.index import refresh_index, refresh_models, refresh_pages
+from leaderboards.search.query import search, search_abstracts, suggest
 
-__all__ = ["refresh_index", "refresh_models", "search", "suggest"]
+__all__ = [
+    "refresh_index",
+    "refresh_models",
+    "refresh_pages",
+    "search",
+    "search_abstracts",
+    "suggest",
+]

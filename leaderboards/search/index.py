@@ -1,11 +1,14 @@
 """The search's entries and lists, rebuilt after each load and after editors' changes.
 
-refresh_index() copies the names of tasks, datasets, leaderboards, papers and
-models into SearchEntry, numbered in the search's order within each kind (see
-KIND_SPAN), then has each database's full-text engine index them; refresh_prefixes()
-lists each short prefix's first entries (SearchPrefix), from which the search
-box is answered; refresh_models() re-indexes a few boards' model names. The
-constants here describe what the index holds, which query.py reads.
+refresh_index() copies the names of tasks, datasets, leaderboards, papers,
+methods, authors and models into SearchEntry, numbered in the search's order
+within each kind (see KIND_SPAN), then has each database's full-text engine
+index them, and SQLite's the papers' abstracts; refresh_prefixes() lists each
+short prefix's first entries (SearchPrefix), from which the search box is
+answered; refresh_models() re-indexes a few boards' model names and
+refresh_pages() a few papers' or methods' names after an editor withheld or
+restored them. The constants here describe what the index holds, which
+query.py reads.
 """
 
 import unicodedata
@@ -17,8 +20,10 @@ from django.db import connection, transaction
 from django.db.models import Func, TextField
 
 from leaderboards.models import (
+    Author,
     Dataset,
     Leaderboard,
+    Method,
     Paper,
     Row,
     SearchEntry,
@@ -31,6 +36,10 @@ from leaderboards.upkeep.bulk import insert
 
 FTS_TABLE = "leaderboards_searchentry_fts"
 PG_INDEX = "search_entry_name_vector_idx"
+# Papers' abstracts, by paper id, for the search page only (migration 0021): on
+# SQLite an FTS5 index whose text stays in the papers table, rebuilt after each
+# load; on PostgreSQL a GIN expression index on the papers table itself.
+ABSTRACT_FTS_TABLE = "leaderboards_paper_abstract_fts"
 
 # A word of up to this many letters is looked up whole on PostgreSQL: the index
 # lists each word's first letter and first two letters as words of their own
@@ -248,48 +257,107 @@ def _one_writer_at_a_time(cursor):
         cursor.execute(f"LOCK TABLE {table} IN SHARE ROW EXCLUSIVE MODE")
 
 
-def refresh_models(boards):
-    """Re-index the model names of a few boards, after editors withheld or restored rows.
+def _paper_sql(narrowed=""):
+    """Every shown paper's title; `narrowed` (SQL, " AND" first) narrows the papers."""
+    return (
+        f"SELECT m.title AS name, m.slug, '' AS context FROM {Paper._meta.db_table} m "
+        f"WHERE m.title <> '' AND NOT m.withheld{narrowed}"
+    )
+
+
+def _method_sql(narrowed=""):
+    """Every shown method by its name, and by its full name where that says more;
+    `narrowed` (SQL, " AND" first) narrows the methods.
+
+    Two entries for one page: "ResNet" and "Residual Network" are both what
+    a visitor may type. Each names the other beside it. Each method is read
+    once, joined to the two ways of naming it, so `narrowed` appears once.
+    """
+    other = "m.full_name <> '' AND upper(m.full_name) <> upper(m.name)"
+    return (
+        "SELECT CASE WHEN way.second = 1 THEN m.full_name ELSE m.name END AS name, m.slug, "
+        f"CASE WHEN way.second = 1 THEN m.name WHEN {other} THEN m.full_name ELSE '' END "
+        f"AS context FROM {Method._meta.db_table} m "
+        "JOIN (SELECT 0 AS second UNION ALL SELECT 1) way "
+        f"ON CASE WHEN way.second = 1 THEN {other} ELSE m.name <> '' END "
+        f"WHERE NOT m.withheld{narrowed}"
+    )
+
+
+def _author_sql():
+    return f"SELECT name, slug, '' AS context FROM {Author._meta.db_table} WHERE name <> ''"
+
+
+def _reindex(kind, slugs, select, params):
+    """Re-index the entries of a kind that lead to these pages, from `select`.
 
     A whole rebuild takes seconds at the archive's size; this touches only the
-    boards' own entries. SQLite's FTS5 table takes its content from the entries
+    pages' own entries. SQLite's FTS5 table takes its content from the entries
     table, so it is told which rows leave and which arrive. The prefixes whose
     lists held a leaving entry, or might take an arriving one, are dropped:
     they are searched until the next load lists them again.
     """
-    slugs = [board.slug for board in boards]
-    if not slugs:
-        return
     table = SearchEntry._meta.db_table
     marks = ", ".join(["%s"] * len(slugs))
     mine = f"FROM {table} WHERE kind = %s AND slug IN ({marks})"
-    params = [SearchKind.MODEL, *slugs]
+    params_mine = [kind, *slugs]
     sqlite = connection.vendor == "sqlite"
-    entries = SearchEntry.objects.filter(kind=SearchKind.MODEL, slug__in=slugs)
+    entries = SearchEntry.objects.filter(kind=kind, slug__in=slugs)
     with transaction.atomic(), connection.cursor() as cursor:
         _one_writer_at_a_time(cursor)
         stale = set(SearchPrefix.objects.filter(entry__in=entries).values_list("prefix", flat=True))
         if sqlite:
             leaving = f"SELECT 'delete', id, name {mine}"
-            cursor.execute(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, name) {leaving}", params)
+            cursor.execute(
+                f"INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, name) {leaving}", params_mine
+            )
         _forget(cursor, stale)
-        cursor.execute(f"DELETE {mine}", params)
+        cursor.execute(f"DELETE {mine}", params_mine)
         # Out of the search's order: numbered after every entry refresh_index() placed.
         cursor.execute(f"SELECT max(id) FROM {table}")
         first = max(cursor.fetchone()[0] or 0, UNORDERED - 1) + 1
-        board = Leaderboard._meta.db_table
-        of_boards = f" AND leaderboard_id IN (SELECT id FROM {board} WHERE slug IN ({marks}))"
-        _insert(SearchKind.MODEL, _models_sql(of_boards), slugs, first)
+        _insert(kind, select, params, first)
         stale = _prefixes_a_name_may_begin(entries.values_list("name", flat=True))
         _forget(cursor, stale)
         if sqlite:
-            cursor.execute(f"INSERT INTO {FTS_TABLE}(rowid, name) SELECT id, name {mine}", params)
+            cursor.execute(
+                f"INSERT INTO {FTS_TABLE}(rowid, name) SELECT id, name {mine}", params_mine
+            )
+
+
+def refresh_models(boards):
+    """Re-index the model names of a few boards, after editors withheld or restored rows."""
+    slugs = [board.slug for board in boards]
+    if not slugs:
+        return
+    marks = ", ".join(["%s"] * len(slugs))
+    board = Leaderboard._meta.db_table
+    of_boards = f" AND leaderboard_id IN (SELECT id FROM {board} WHERE slug IN ({marks}))"
+    _reindex(SearchKind.MODEL, slugs, _models_sql(of_boards), slugs)
+
+
+# The kinds refresh_pages() re-indexes, each by what it selects of a few slugs.
+_PAGE_SQL = {SearchKind.PAPER: _paper_sql, SearchKind.METHOD: _method_sql}
+
+
+def refresh_pages(kind, slugs):
+    """Re-index a few papers' or methods' names, after an editor withheld or restored them.
+
+    A withheld page leaves the search and the suggestions at once, a restored
+    one comes back (numbered out of order, as refresh_models() numbers). A
+    paper's abstract is matched through its entry, so it follows.
+    """
+    slugs = sorted(set(slugs))
+    if not slugs:
+        return
+    marks = ", ".join(["%s"] * len(slugs))
+    _reindex(kind, slugs, _PAGE_SQL[kind](f" AND m.slug IN ({marks})"), slugs)
 
 
 def refresh_index():
     """Rebuild the search entries from the catalogue, then the engine's index."""
     task, dataset = Task._meta.db_table, Dataset._meta.db_table
-    board, paper = Leaderboard._meta.db_table, Paper._meta.db_table
+    board = Leaderboard._meta.db_table
     with transaction.atomic():
         # One statement each: the ORM would first collect the prefixes each
         # entry cascades to.
@@ -304,14 +372,16 @@ def refresh_index():
             f"SELECT {BOARD_NAME} AS name, b.slug, '' AS context FROM {board} b "
             f"JOIN {task} t ON t.id = b.task_id JOIN {dataset} d ON d.id = b.dataset_id",
         )
-        _insert(
-            SearchKind.PAPER,
-            f"SELECT title AS name, slug, '' AS context FROM {paper} WHERE title <> ''",
-        )
+        _insert(SearchKind.PAPER, _paper_sql())
+        _insert(SearchKind.METHOD, _method_sql())
+        _insert(SearchKind.AUTHOR, _author_sql())
         _insert(SearchKind.MODEL, _models_sql())
         with connection.cursor() as cursor:
             if connection.vendor == "sqlite":
                 cursor.execute(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES('rebuild')")
+                # Read again from the papers table: abstracts a load changed.
+                table = ABSTRACT_FTS_TABLE
+                cursor.execute(f"INSERT INTO {table}({table}) VALUES('rebuild')")
             else:
                 # Rows inserted in bulk wait in the GIN index's pending list, which
                 # every search scans whole until autovacuum merges it: 20 ms for a

@@ -10,7 +10,7 @@ from collections import Counter
 from django.db import connection
 from django.db.models.expressions import RawSQL
 
-from leaderboards.models import SearchEntry, SearchKind, SearchPrefix
+from leaderboards.models import Paper, SearchEntry, SearchKind, SearchPrefix
 from leaderboards.search import index
 from leaderboards.search.terms import exact_text, terms
 
@@ -401,3 +401,58 @@ def _first_in_order(words, exact, per_kind):
         f"WHERE e.id IN ({candidates}) ORDER BY {_ORDER}"
     )
     return _rows(sql, [exact, *params])
+
+
+# The search page reads at most this many papers whose abstract has the query's
+# words: "learning" is in half the archive's 576,000 abstracts, and reading
+# each match would cost what the rest of the search costs many times over.
+ABSTRACTS_READ = 1000
+
+
+def search_abstracts(query, per_kind=DEFAULT_PER_KIND):
+    """Papers whose abstract has every word of `query` and whose title does not
+    match it (search() lists those): (total, more, [paper entries]). One query.
+
+    The search page's, not the box's. Words are matched whole, not as prefixes:
+    the abstracts hold millions of different words, and a prefix would merge
+    every word it begins at each search. Papers go in the order of their ids
+    (the order the archive was loaded in), read as far as ABSTRACTS_READ
+    matches; `more` says whether there were more to read, so `total` counts
+    those read. On PostgreSQL the GIN index gives its matches in the table's
+    order, so the papers shown past that many are among the first matches,
+    not always the first by id.
+    """
+    words = terms(query)
+    if not words:
+        return 0, False, []
+    entry, paper = SearchEntry._meta.db_table, Paper._meta.db_table
+    if connection.vendor == "postgresql":
+        found = (
+            f"SELECT id FROM {paper} WHERE abstract <> '' AND "
+            "to_tsvector('simple'::regconfig, abstract) @@ to_tsquery('simple', %s) LIMIT %s"
+        )
+        by_title = "sotasite_search_vector(e.name) @@ to_tsquery('simple', %s)"
+        whole = " & ".join(words)
+    else:
+        table = index.ABSTRACT_FTS_TABLE
+        found = f"SELECT rowid AS id FROM {table} WHERE {table} MATCH %s ORDER BY rowid LIMIT %s"
+        by_title = f"EXISTS ({_FTS_ROWIDS} AND rowid = e.id)"
+        whole = " ".join(f'"{word}"' for word in words)
+    sql = (
+        f"WITH found AS MATERIALIZED ({found}) "
+        "SELECT e.id, e.kind, e.name, e.slug, e.context, 1, 0, "
+        "COUNT(*) OVER (), (SELECT COUNT(*) FROM found) "
+        f"FROM found f JOIN {paper} p ON p.id = f.id "
+        f"JOIN {entry} e ON e.kind = %s AND e.slug = p.slug "
+        f"WHERE NOT p.withheld AND NOT {by_title} ORDER BY p.id LIMIT %s"
+    )
+    params = [whole, ABSTRACTS_READ + 1, SearchKind.PAPER, _engine_query(words), per_kind]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    if not rows:
+        return 0, False, []
+    total, read = rows[0][-2], rows[0][-1]
+    more = read > ABSTRACTS_READ
+    # The one read past the limit only tells that there are more.
+    return min(total, ABSTRACTS_READ), more, [_Row(*row[:-2]).entry() for row in rows]

@@ -142,15 +142,21 @@ def test_any_query_text_is_words_or_nothing_never_an_error(seeded, client, query
     assert response.status_code == 200
 
 
-def test_search_page_groups_results_by_kind_in_one_or_two_queries(
+def test_a_nul_in_the_query_is_a_400_not_a_database_error(seeded, client):
+    # PostgreSQL takes no NUL in a query's text; the guard answers first.
+    assert client.get(SEARCH, {"q": "a\x00b"}).status_code == 400
+
+
+def test_search_page_groups_results_by_kind_in_two_or_three_queries(
     seeded, client, django_assert_num_queries
 ):
     # The first entries of each kind, and the totals: in one statement that
-    # matches once, on PostgreSQL always and on SQLite for several long words.
-    with django_assert_num_queries(1):
+    # matches once, on PostgreSQL always and on SQLite for several long words;
+    # then the papers found by their abstract, in one more.
+    with django_assert_num_queries(2):
         response = client.get(SEARCH, {"q": "out-of-distribution"})
     # SQLite reads one word's prefix as far as each kind's first, then counts.
-    with django_assert_num_queries(1 if connection.vendor == "postgresql" else 2):
+    with django_assert_num_queries(2 if connection.vendor == "postgresql" else 3):
         assert (
             "Out-of-Distribution Detection"
             in client.get(SEARCH, {"q": "detection"}).content.decode()

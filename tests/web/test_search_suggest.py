@@ -7,13 +7,13 @@ from django.db.models.functions import Length
 from django.urls import reverse
 
 from leaderboards import search
-from leaderboards.models import Leaderboard, SearchEntry, SearchKind
+from leaderboards.models import Leaderboard, Method, SearchEntry, SearchKind
 from leaderboards.search import index
 from leaderboards.search import query as search_query
 from leaderboards.search.terms import exact_text, terms
 from leaderboards.web.page_cache import PAGE_CACHE
 from leaderboards.web.views.search import MAX_SUGGESTIONS, SUGGESTIONS_PER_KIND
-from tests.helpers import SEED_SLUG, board
+from tests.helpers import SEED_SLUG, board, make_authors, make_paper
 
 SUGGEST = reverse("leaderboards:search_suggest")
 SCRIPT = "/static/js/search-suggest.js"
@@ -197,11 +197,26 @@ def react_boards(load, seed_page, write_page):
     pages = [seed_page, *(board(seed_page, n, task=task) for n, task in enumerate(tasks, 1))]
     ok, _, err = load(*(write_page(page) for page in pages))
     assert ok, err
+    # Methods and authors, by names that share words with the boards'.
+    paper = make_paper(
+        "react-paper", "ReAct: Out-of-Distribution Detection With Rectified Activations"
+    )
+    make_authors(paper, "Yiyou Sun", "Chuan Guo", "Renée Detmers", "Ood Resnik")
+    for slug, name, full_name in [
+        ("react", "ReAct", "Rectified Activations"),
+        ("resnet", "ResNet", "Residual Network"),
+        ("dropout", "Dropout", "dropout"),
+        ("deep-ensembles", "Deep Ensembles", ""),
+        ("odin", "ODIN", "Out-of-DIstribution detector for Neural networks"),
+    ]:
+        Method.objects.create(slug=slug, name=name, full_name=full_name)
+    search.refresh_index()
 
 
 QUERIES = ["react", "ReAct Detection", "out-of-distribution", "resnet", "r", "d", "imagenet 1k",
            "npos", "de", "ood", "o", "vit b", "re d", "d r", "out of d", "o o", "ne ou",
-           "re"]  # fmt: skip
+           "re", "residual", "rectified", "dropout", "sun", "renée", "renee det",
+           "y s"]  # fmt: skip
 
 
 @pytest.mark.parametrize("per_kind", [1, 3, 10])

@@ -5,7 +5,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from leaderboards.models import SearchKind
-from leaderboards.search import search, suggest
+from leaderboards.search import search, search_abstracts, suggest
 from leaderboards.search.terms import MAX_QUERY_LENGTH
 
 PER_KIND = 10
@@ -15,14 +15,22 @@ SUGGESTIONS_PER_KIND = 3
 MAX_SUGGESTIONS = 8
 # "Task" beside one suggestion: each kind's label is the plural of one word.
 ONE_OF_KIND = {kind: label.removesuffix("s") for kind, label in SearchKind.choices}
+# Papers found by their abstract, listed after those found by their title.
+ABSTRACTS_LABEL = "Papers by their abstract"
+BEFORE_ABSTRACTS = SearchKind.values[: SearchKind.values.index(SearchKind.PAPER) + 1]
 
 
 def search_page(request):
     query = request.GET.get("q", "").strip()[:MAX_QUERY_LENGTH]
+    found = search(query, per_kind=PER_KIND)
     groups = [
-        (SearchKind(kind).label, total, entries)
-        for kind, (total, entries) in search(query, per_kind=PER_KIND).items()
+        (SearchKind(kind).label, total, entries, False) for kind, (total, entries) in found.items()
     ]
+    total, more, entries = search_abstracts(query, per_kind=PER_KIND)
+    if entries:
+        # After the papers whose titles match, and every kind listed before them.
+        place = sum(kind in BEFORE_ABSTRACTS for kind in found)
+        groups.insert(place, (ABSTRACTS_LABEL, total, entries, more))
     return render(
         request,
         "leaderboards/search.html",
