@@ -23,7 +23,7 @@ from django.db.models import ExpressionWrapper, Q, Value
 from django.db.models.functions import Length, Replace
 from django.utils import timezone
 
-from leaderboards import record
+from leaderboards import record, search
 from leaderboards.decisions import Gone, Outcome
 from leaderboards.models import ChangeKind, Dataset, Method, Paper, PaperRepository
 from leaderboards.upkeep.cache import data_changed
@@ -151,6 +151,8 @@ def _decide_withheld(model, slugs, withheld, reason, user, log):
         )
         for obj in outcome.changed:
             obj.withheld, obj.withheld_reason = withheld, reason if withheld else ""
+        # A bulk update sends no signal: the search follows at once all the same.
+        search.refresh_pages(model._meta.model_name, [obj.slug for obj in outcome.changed])
         kind = WITHHOLDING[model][0 if withheld else 1]
         before, after = (SHOWN, WITHHELD) if withheld else (WITHHELD, SHOWN)
         entries = [(kind, obj.slug, "", before, after, reason) for obj in outcome.changed]

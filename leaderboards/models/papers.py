@@ -149,6 +149,7 @@ class PaperRepository(models.Model):
     objects = PaperRepositoryQuerySet.as_manager()
 
     class Meta:
+        verbose_name = "code link"
         constraints = [
             models.UniqueConstraint(fields=["paper", "repository"], name="paper_repository_unique"),
         ]

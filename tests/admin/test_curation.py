@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 
-from leaderboards import curation
+from leaderboards import curation, search
 from leaderboards.models import (
     ChangeKind,
     Dataset,
@@ -471,3 +471,17 @@ def test_a_second_editors_withholding_waits_and_records_nothing_twice(django_use
     outcome = result["value"]
     assert outcome.unchanged and not outcome.changed
     assert Method.objects.get(slug="contested").withheld_reason == "First."
+
+
+def test_a_withheld_method_leaves_the_search_at_once_and_comes_back_restored(methods, editor):
+    search.refresh_index()
+    assert "orphan" in found_slugs("orphan")
+    curation.withhold_methods(["orphan"], "Spam.", editor)
+    assert "orphan" not in found_slugs("orphan")
+    curation.restore_methods(["orphan"], "Not spam after all.", editor)
+    assert "orphan" in found_slugs("orphan")
+
+
+def found_slugs(query):
+    _, entries = search.search(query).get("method", (0, []))
+    return [entry.slug for entry in entries]

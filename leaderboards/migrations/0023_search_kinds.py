@@ -85,7 +85,7 @@ def no_abstracts(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leaderboards', '0020_archive_catalogue'),
+        ('leaderboards', '0022_method_pwc_slug'),
     ]
 
     operations = [
