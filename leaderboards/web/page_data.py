@@ -12,9 +12,12 @@ import math
 from dataclasses import dataclass, field
 
 from django.db import connections, router
+from django.db.models import Case, F, TextField, When
+from django.db.models.functions import Length
 from django.urls import reverse
 
 from leaderboards.format import derive
+from leaderboards.format.page import MAX_PAGE_BLOCK_CHARS
 from leaderboards.format.rules import n_samples
 from leaderboards.format.values import parse_metric_value
 from leaderboards.models import (
@@ -44,11 +47,58 @@ class Unservable(Exception):
         super().__init__("; ".join(f"{block}: {reason}" for block, reason in self.problems))
 
 
+class TooLarge:
+    """A stored block past the size a page may read, left unread: only its length is known."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, chars):
+        self.reason = (
+            f"{chars:,} characters stored, over the {MAX_PAGE_BLOCK_CHARS:,} a page reads"
+        )
+
+
 def readable(value):
     """The stored block, or Unservable when the database held JSON the site cannot serve."""
-    if isinstance(value, UnreadableJSON):
+    if isinstance(value, UnreadableJSON | TooLarge):
         raise Unservable([("", value.reason)])
     return value
+
+
+# A file's blocks are loaded within format.page's limits, but a database keeps
+# what older builds stored: a block past the limit is known by its length and
+# never read, so no request holds more of it than a page could have.
+def bounded(queryset, *names):
+    """`queryset` reading each of the JSON columns `names` only when it is within the limit.
+
+    stored_block() gives the block; the column itself is deferred.
+    """
+    lengths = queryset.defer(*names).annotate(
+        **{f"{name}_chars": Length(name) for name in names}
+    )
+    return lengths.annotate(
+        **{
+            f"{name}_within": Case(
+                When(**{f"{name}_chars__lte": MAX_PAGE_BLOCK_CHARS}, then=F(name)),
+                output_field=TextField(),
+            )
+            for name in names
+        }
+    )
+
+
+def stored_block(instance, name):
+    """The decoded JSON column `name` of `instance`, read as bounded() left it, or TooLarge."""
+    field = type(instance)._meta.get_field(name)
+    if not hasattr(instance, f"{name}_chars"):
+        return getattr(instance, name)
+    chars = getattr(instance, f"{name}_chars")
+    if chars is None:
+        return None
+    text = getattr(instance, f"{name}_within")
+    if text is None:
+        return TooLarge(chars)
+    return field.from_db_value(text, None, None)
 
 
 @dataclass(slots=True)
@@ -178,18 +228,29 @@ class _Reader:
             "r.id, r.rank, r.model, r.uses_additional_data, p.slug, r.paper_title, r.paper_url, "
             "r.paper_date, r.code, r.n_code_links, r.withheld"
         )
+        params = [leaderboard_id]
         if extras:
-            columns += ", r.extra"
+            # As bounded() does for a board's blocks: past the limit, the length alone.
+            columns += ", CASE WHEN LENGTH(r.extra) <= %s THEN r.extra END, LENGTH(r.extra)"
+            params.insert(0, MAX_PAGE_BLOCK_CHARS)
         found = self._fetch(
             f"SELECT {columns} FROM {self.rows_table} r "
             f"LEFT JOIN {self.papers_table} p ON p.id = r.paper_id "
             "WHERE r.leaderboard_id = %s ORDER BY r.rank",
-            [leaderboard_id],
+            params,
         )
         if not extras:
             return found
         decode = self.extra_field.from_db_value
-        return [(*values[:11], decode(values[11], None, self.connection)) for values in found]
+        return [
+            (
+                *values[:11],
+                TooLarge(values[12])
+                if values[11] is None
+                else decode(values[11], None, self.connection),
+            )
+            for values in found
+        ]
 
     def values(self, leaderboard_id):
         """(row id, metric id, raw, number) of the shown rows, each row's in file order."""
@@ -218,7 +279,9 @@ class PageData:
     that many instances costs more than rendering the whole page.
 
     `row_extras=False` leaves out the rows' unknown keys, which only the export
-    writes: decoding them is a tenth of the page's time on a big board.
+    writes: decoding them is a tenth of the page's time on a big board. It
+    also leaves out the snapshot's unknown keys; the board's are for the export
+    to read (bounded() them, or leave them deferred).
     """
 
     def __init__(self, leaderboard, *, row_extras=True):
@@ -253,7 +316,11 @@ class PageData:
             cell = Cell(metric_id, raw, number)
             row.values.append(cell)
             row.cells[column[metric_id]] = cell
-        self.snapshot = SyntologySnapshot.objects.current(leaderboard)
+        blocks = ("since_archive", "extra") if row_extras else ("since_archive",)
+        snapshots = bounded(SyntologySnapshot.objects.all(), *blocks)
+        if not row_extras:
+            snapshots = snapshots.defer("extra")
+        self.snapshot = snapshots.current(leaderboard)
         self.verification = {}
         if self.snapshot is not None:
             self.verification = {
@@ -384,15 +451,18 @@ class PageData:
 
     def source(self):
         """The `source` block, its spam count taking in the rows editors have withheld."""
-        source = dict(readable(self.leaderboard.source))
+        source = dict(readable(stored_block(self.leaderboard, "source")))
         source["rows_withheld_as_spam"] = source["rows_withheld_as_spam"] + self.withheld
         return source
 
     def since_archive(self):
         """The newest snapshot's `since_archive` block, its Wilson bound recomputed."""
-        if self.snapshot is None or self.snapshot.since_archive is None:
+        if self.snapshot is None:
             return None
-        block = copy.deepcopy(readable(self.snapshot.since_archive))
+        stored = stored_block(self.snapshot, "since_archive")
+        if stored is None:
+            return None
+        block = copy.deepcopy(readable(stored))
         measurement = block.get("measurement")
         if measurement is not None and "wilson95_lower" in measurement:
             measurement["wilson95_lower"] = derive.wilson_lower(
@@ -415,5 +485,5 @@ class PageData:
                 figures[name]["note"] = note
         block = {"read_at": snapshot.read_at_text, "claim": snapshot.claim, **figures}
         if extras:
-            block.update(readable(snapshot.extra))
+            block.update(readable(stored_block(snapshot, "extra")))
         return block

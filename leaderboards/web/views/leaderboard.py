@@ -20,7 +20,7 @@ from leaderboards.models import Leaderboard, Row, RowVerification, SyntologySnap
 from leaderboards.web.chart import build_chart
 from leaderboards.web.export import page_csv, page_document, page_json
 from leaderboards.web.filters import RowFilter
-from leaderboards.web.page_data import PageData, Unservable
+from leaderboards.web.page_data import PageData, Unservable, bounded
 from leaderboards.web.prepared import (
     MetricRef,
     PreparedBoard,
@@ -59,8 +59,12 @@ class Header:
     direction: str | None = None
 
 
-def _page_data(slug, **options):
-    return PageData(get_object_or_404(Leaderboard.objects.named(), slug=slug), **options)
+def _page_data(slug, *, row_extras=True):
+    """The board's PageData; its unknown keys are read only for the export (`row_extras`)."""
+    boards = bounded(Leaderboard.objects.named(), "source", *(["extra"] if row_extras else []))
+    if not row_extras:
+        boards = boards.defer("extra")
+    return PageData(get_object_or_404(boards, slug=slug), row_extras=row_extras)
 
 
 def _query(request, **changes):
