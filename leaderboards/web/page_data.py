@@ -53,9 +53,7 @@ class TooLarge:
     __slots__ = ("reason",)
 
     def __init__(self, chars):
-        self.reason = (
-            f"{chars:,} characters stored, over the {MAX_PAGE_BLOCK_CHARS:,} a page reads"
-        )
+        self.reason = f"{chars:,} characters stored, over the {MAX_PAGE_BLOCK_CHARS:,} a page reads"
 
 
 def readable(value):
@@ -73,9 +71,7 @@ def bounded(queryset, *names):
 
     stored_block() gives the block; the column itself is deferred.
     """
-    lengths = queryset.defer(*names).annotate(
-        **{f"{name}_chars": Length(name) for name in names}
-    )
+    lengths = queryset.defer(*names).annotate(**{f"{name}_chars": Length(name) for name in names})
     return lengths.annotate(
         **{
             f"{name}_within": Case(

@@ -20,6 +20,7 @@ from leaderboards.models import Leaderboard, Row, RowVerification, SyntologySnap
 from leaderboards.web.chart import build_chart
 from leaderboards.web.export import page_csv, page_document, page_json
 from leaderboards.web.filters import RowFilter
+from leaderboards.web.limiter import expensive
 from leaderboards.web.page_data import PageData, Unservable, bounded
 from leaderboards.web.prepared import (
     MetricRef,
@@ -334,6 +335,7 @@ def _filter_html(filterset, hidden_params, syntology):
     )
 
 
+@expensive
 @consistent_read
 def _detail_from_rows(request, slug, found, prepared):
     """The page built from the board's rows: a view the query string asks for, or a first visit."""
@@ -466,6 +468,7 @@ def _render_page(
 UNSERVABLE_STATUS = 503
 
 
+@expensive
 @consistent_read
 def leaderboard_json(request, slug):
     data = _page_data(slug)
@@ -490,6 +493,7 @@ def _bad_filter_text(errors):
     return "That filter could not be read:\n" + "\n".join(lines) + "\n"
 
 
+@expensive
 @consistent_read
 def leaderboard_csv(request, slug):
     """The rows the page shows for the same query string: its filters and sort, every page.
