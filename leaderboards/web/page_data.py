@@ -12,8 +12,9 @@ import math
 from dataclasses import dataclass, field
 
 from django.db import connections, router
-from django.db.models import Case, F, TextField, When
-from django.db.models.functions import Length
+from django.db.models import Case, F, TextField, Value, When
+from django.db.models.functions import Cast, Concat, Length
+from django.db.models.lookups import GreaterThan
 from django.urls import reverse
 
 from leaderboards.format import derive
@@ -64,37 +65,58 @@ def readable(value):
 
 
 # A file's blocks are loaded within format.page's limits, but a database keeps
-# what older builds stored: a block past the limit is known by its length and
-# never read, so no request holds more of it than a page could have.
+# what older builds stored. A block past the limit comes back from the query
+# as TOO_LARGE and its length instead of its text, so no request holds more of
+# it than a page could have. One expression names the column, so SQLite loads
+# a value once to measure it (and frees it); PostgreSQL measures it in the server.
+TOO_LARGE = "#too-large:"
+
+
+def _within_limit_sql(column):
+    """SQL for `column`'s text, or TOO_LARGE and its length past the limit; its parameters."""
+    length = f"LENGTH({column})"
+    sql = (
+        f"CASE WHEN {length} > %s THEN CAST(%s AS TEXT) || CAST({length} AS TEXT) ELSE {column} END"
+    )
+    return sql, [MAX_PAGE_BLOCK_CHARS, TOO_LARGE]
+
+
+def _within_limit(name):
+    """_within_limit_sql() as an ORM expression."""
+    length = Length(name)
+    return Case(
+        When(
+            GreaterThan(length, MAX_PAGE_BLOCK_CHARS),
+            then=Concat(Value(TOO_LARGE), Cast(length, TextField())),
+        ),
+        default=F(name),
+        output_field=TextField(),
+    )
+
+
 def bounded(queryset, *names):
     """`queryset` reading each of the JSON columns `names` only when it is within the limit.
 
     stored_block() gives the block; the column itself is deferred.
     """
-    lengths = queryset.defer(*names).annotate(**{f"{name}_chars": Length(name) for name in names})
-    return lengths.annotate(
-        **{
-            f"{name}_within": Case(
-                When(**{f"{name}_chars__lte": MAX_PAGE_BLOCK_CHARS}, then=F(name)),
-                output_field=TextField(),
-            )
-            for name in names
-        }
+    return queryset.defer(*names).annotate(
+        **{f"{name}_within": _within_limit(name) for name in names}
     )
+
+
+def decode_within(field, text, connection=None):
+    """A stored text as `field` decodes it, or TooLarge for what the limit kept back."""
+    if text is not None and text.startswith(TOO_LARGE):
+        return TooLarge(int(text.removeprefix(TOO_LARGE)))
+    return field.from_db_value(text, None, connection)
 
 
 def stored_block(instance, name):
     """The decoded JSON column `name` of `instance`, read as bounded() left it, or TooLarge."""
-    field = type(instance)._meta.get_field(name)
-    if not hasattr(instance, f"{name}_chars"):
+    if not hasattr(instance, f"{name}_within"):
         return getattr(instance, name)
-    chars = getattr(instance, f"{name}_chars")
-    if chars is None:
-        return None
-    text = getattr(instance, f"{name}_within")
-    if text is None:
-        return TooLarge(chars)
-    return field.from_db_value(text, None, None)
+    field = type(instance)._meta.get_field(name)
+    return decode_within(field, getattr(instance, f"{name}_within"))
 
 
 @dataclass(slots=True)
@@ -226,9 +248,9 @@ class _Reader:
         )
         params = [leaderboard_id]
         if extras:
-            # As bounded() does for a board's blocks: past the limit, the length alone.
-            columns += ", CASE WHEN LENGTH(r.extra) <= %s THEN r.extra END, LENGTH(r.extra)"
-            params.insert(0, MAX_PAGE_BLOCK_CHARS)
+            extra_sql, params = _within_limit_sql("r.extra")
+            columns += f", {extra_sql}"
+            params = [*params, leaderboard_id]
         found = self._fetch(
             f"SELECT {columns} FROM {self.rows_table} r "
             f"LEFT JOIN {self.papers_table} p ON p.id = r.paper_id "
@@ -237,16 +259,8 @@ class _Reader:
         )
         if not extras:
             return found
-        decode = self.extra_field.from_db_value
-        return [
-            (
-                *values[:11],
-                TooLarge(values[12])
-                if values[11] is None
-                else decode(values[11], None, self.connection),
-            )
-            for values in found
-        ]
+        field, connection = self.extra_field, self.connection
+        return [(*values[:11], decode_within(field, values[11], connection)) for values in found]
 
     def values(self, leaderboard_id):
         """(row id, metric id, raw, number) of the shown rows, each row's in file order."""
