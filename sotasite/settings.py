@@ -218,6 +218,8 @@ SOTASITE_RENDERS_LOCK_DIR = os.environ.get(
         f"sotasite-renders-{hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:12]}",
     ),
 )
+# Boards of fewer rows render in milliseconds and take no slot.
+SOTASITE_RENDERS_FROM_ROWS = int(os.environ.get("SOTASITE_RENDERS_FROM_ROWS", "5000"))
 SOTASITE_RENDERS_WAIT = float(os.environ.get("SOTASITE_RENDERS_WAIT", "5"))
 SOTASITE_RENDERS_QUEUE = int(os.environ.get("SOTASITE_RENDERS_QUEUE", "2"))
 SOTASITE_RENDERS_RETRY_AFTER = int(os.environ.get("SOTASITE_RENDERS_RETRY_AFTER", "5"))

@@ -18,7 +18,7 @@ from ninja.openapi.docs import Swagger
 from leaderboards.api import schemas
 from leaderboards.api.ranking import best_ranks
 from leaderboards.models import Area, Dataset, Leaderboard, Metric, MetricValue, Paper, Row, Task
-from leaderboards.web.limiter import expensive
+from leaderboards.web.limiter import expensive, take_slot
 
 
 class NotFound(LookupError):
@@ -254,7 +254,6 @@ def paper_detail(request, id: str = Slug):
 
 
 @api.get("/papers/{id}/results/", response={200: schemas.Page[schemas.Result], **LIST_ERRORS})
-@expensive
 def paper_results(request, pages: Query[schemas.PageQuery], id: str = Slug):
     paper = _get(Paper.objects, slug=id)
     return paginate(request, _results(paper.rows.all()), pages, _rank)
@@ -289,6 +288,7 @@ def evaluation_metric_detail(request, id: str = Slug, metric_id: int = IntegerId
 @expensive
 def evaluation_results(request, pages: Query[schemas.PageQuery], id: str = Slug):
     board = _get(Leaderboard.objects.without_blocks(), slug=id)
+    take_slot(board.row_count)
     return paginate(request, _results(board.rows.all()), pages, _rank)
 
 

@@ -1,10 +1,12 @@
 """How many expensive renders run at once: a few per process and per machine, the rest a 503.
 
 A view of a board built from its rows (a sort, a filter, a page past the
-first, its .json or .csv) costs about a second on a board of 100,000 rows;
-a page from the cache costs a millisecond. Left alone, sixteen clients asking
-for such views held every thread of every worker, and the cached pages waited
-behind them for seconds. So an expensive render first takes a slot:
+first, its .json or .csv, the API's results) costs about a second on a board
+of 100,000 rows; a page from the cache costs a millisecond. Left alone,
+sixteen clients asking for such views held every thread of every worker, and
+the cached pages waited behind them for seconds. So such a render of a board
+of SOTASITE_RENDERS_FROM_ROWS rows or more first takes a slot (smaller boards
+render in milliseconds, and a worker's first visit to one must never wait):
 
 - one of SOTASITE_RENDERS_PER_PROCESS in its own process (a semaphore), so a
   worker keeps threads free for cheap requests and its memory holds one
@@ -19,13 +21,14 @@ then is answered 503 with Retry-After: far sooner than the worker timeout,
 and without holding a thread that a cached page needs.
 """
 
+import contextvars
 import fcntl
 import functools
 import logging
 import os
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from django.conf import settings
@@ -152,19 +155,35 @@ class _Refusals:
 _refusals = _Refusals()
 
 
+# The slots the current request holds, given back when its view returns.
+_held: contextvars.ContextVar[ExitStack] = contextvars.ContextVar("render_slots")
+
+
+def take_slot(rows):
+    """Hold a render slot until the view returns, if a board of `rows` rows is expensive to render.
+
+    Raises Busy when none comes free in time; only inside a view wrapped by expensive().
+    """
+    if rows >= settings.SOTASITE_RENDERS_FROM_ROWS:
+        _held.get().enter_context(limiter().slot())
+
+
 def expensive(view):
-    """Run `view` in a render slot, or answer 503 with Retry-After when none comes free."""
+    """A view that may take_slot(): answered 503 with Retry-After when no slot comes free."""
 
     @functools.wraps(view)
     def wrapped(request, *args, **kwargs):
-        try:
-            with limiter().slot():
+        with ExitStack() as stack:
+            token = _held.set(stack)
+            try:
                 return view(request, *args, **kwargs)
-        except Busy:
-            _refusals.note(request.path)
-            response = busy_response(request)
-            # Counted above; Django would log each as an error otherwise.
-            response._has_been_logged = True
-            return response
+            except Busy:
+                _refusals.note(request.path)
+                response = busy_response(request)
+                # Counted above; Django would log each as an error otherwise.
+                response._has_been_logged = True
+                return response
+            finally:
+                _held.reset(token)
 
     return wrapped

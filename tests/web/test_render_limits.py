@@ -1,8 +1,8 @@
 """Expensive renders run a few at a time; beyond that a 503 with Retry-After, never a queue.
 
-A board's views built from its rows, its .json and .csv, and the API's results
-take a render slot (leaderboards/web/limiter.py); the board's own page, made
-from its prepared parts, and every other page take none.
+A large board's views built from its rows, its .json and .csv, and the API's
+results take a render slot (leaderboards/web/limiter.py); the board's own page,
+made from its prepared parts, a small board's views and every other page take none.
 """
 
 import fcntl
@@ -23,7 +23,6 @@ EXPENSIVE = [
     reverse("leaderboards:leaderboard_json", args=[SEED_SLUG]),
     reverse("leaderboards:leaderboard_csv", args=[SEED_SLUG]),
     f"/api/v1/evaluations/{SEED_SLUG}/results/",
-    "/api/v1/papers/line-out-of-distribution-detection-by/results/",
 ]
 
 
@@ -35,6 +34,8 @@ def slots(settings, tmp_path):
     settings.SOTASITE_RENDERS_PER_PROCESS = 1
     settings.SOTASITE_RENDERS_WAIT = 0.2
     settings.SOTASITE_RENDERS_RETRY_AFTER = 7
+    # The seed board stands for a large one: every board takes a slot.
+    settings.SOTASITE_RENDERS_FROM_ROWS = 0
     return tmp_path / "renders"
 
 
@@ -110,6 +111,16 @@ def test_pages_that_render_cheaply_take_no_slot(seeded, client, slots, page_cach
     held = hold_machine_slots(slots, 2)
     try:
         for url in [BOARD, f"{BOARD}?utm_source=feed", "/", "/sota/", "/feeds/newest.atom"]:
+            assert client.get(url).status_code == 200, url
+    finally:
+        release(held)
+
+
+def test_a_board_of_fewer_rows_than_the_threshold_takes_no_slot(seeded, client, slots, settings):
+    settings.SOTASITE_RENDERS_FROM_ROWS = 23  # the seed board has 22
+    held = hold_machine_slots(slots, 2)
+    try:
+        for url in EXPENSIVE:
             assert client.get(url).status_code == 200, url
     finally:
         release(held)

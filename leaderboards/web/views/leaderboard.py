@@ -20,7 +20,7 @@ from leaderboards.models import Leaderboard, Row, RowVerification, SyntologySnap
 from leaderboards.web.chart import build_chart
 from leaderboards.web.export import page_csv, page_document, page_json
 from leaderboards.web.filters import RowFilter
-from leaderboards.web.limiter import expensive
+from leaderboards.web.limiter import expensive, take_slot
 from leaderboards.web.page_data import PageData, Unservable, bounded
 from leaderboards.web.prepared import (
     MetricRef,
@@ -65,7 +65,9 @@ def _page_data(slug, *, row_extras=True):
     boards = bounded(Leaderboard.objects.named(), "source", *(["extra"] if row_extras else []))
     if not row_extras:
         boards = boards.defer("extra")
-    return PageData(get_object_or_404(boards, slug=slug), row_extras=row_extras)
+    board = get_object_or_404(boards, slug=slug)
+    take_slot(board.row_count)
+    return PageData(board, row_extras=row_extras)
 
 
 def _query(request, **changes):
@@ -340,7 +342,10 @@ def _filter_html(filterset, hidden_params, syntology):
 def _detail_from_rows(request, slug, found, prepared):
     """The page built from the board's rows: a view the query string asks for, or a first visit."""
     data = rows_kept.get(found) if prepared is not None else None
-    if data is None:
+    if data is not None:
+        # Sorting and drawing kept rows costs as much as reading them.
+        take_slot(data.leaderboard.row_count)
+    else:
         data = _page_data(slug, row_extras=False)
         if prepared is not None:
             rows_kept.put(found, data, len(data.rows) + len(data.additions))
