@@ -22,6 +22,9 @@ together every few seconds under load, each start cost a second of import
 and an empty page cache, and the cached seed page served 515 requests a
 second with a p99 of 1 s instead of 2,000 with one of 0.2 s. `max_requests`
 stays, far off, against a slow leak.
+
+Logs: gunicorn's and Django's lines go to the error log, requests to the
+access log; with --daemon and none named, both are files in SOTASITE_LOG_DIR.
 """
 
 import gc
