@@ -9,6 +9,7 @@ that reads that board.
 """
 
 import json
+import socket
 import subprocess
 import sys
 import time
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from leaderboards.models import Leaderboard
 from tests.helpers import ROOT, SEED_SLUG, child_env, manage
 
 GUNICORN = Path(sys.executable).parent / "gunicorn"
@@ -48,8 +50,6 @@ Row.objects.filter(leaderboard=board, rank=2).update(extra={{"notes": "y" * {HUG
 
 
 def free_port():
-    import socket
-
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
@@ -117,8 +117,6 @@ def status_of_or_none(url):
 
 
 def test_the_export_names_the_block_too_large_to_read(seeded, client):
-    from leaderboards.models import Leaderboard
-
     Leaderboard.objects.filter(pk=seeded.pk).update(extra={"scraped_html": "x" * 4_000_001})
     response = client.get(f"/sota/{SEED_SLUG}.json")
     assert response.status_code == 503
