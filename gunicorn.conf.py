@@ -22,11 +22,15 @@ together every few seconds under load, each start cost a second of import
 and an empty page cache, and the cached seed page served 515 requests a
 second with a p99 of 1 s instead of 2,000 with one of 0.2 s. `max_requests`
 stays, far off, against a slow leak.
+
+Logs: gunicorn's and Django's lines go to the error log, requests to the
+access log; with --daemon and none named, both are files in SOTASITE_LOG_DIR.
 """
 
 import gc
 import os
 import resource
+from pathlib import Path
 
 workers = int(os.environ.get("SOTASITE_WORKERS", "2"))
 worker_class = "gthread"
@@ -38,6 +42,32 @@ max_requests = 100_000
 max_requests_jitter = 10_000
 # A worker starts at about 80 MB; a 100,000-row board's uncached render took one to 217.
 MAX_WORKER_MB = int(os.environ.get("SOTASITE_MAX_WORKER_MB", "300"))
+
+# gunicorn's own lines go to its error log (stderr unless --error-logfile says
+# otherwise), and so do Django's (LOGGING writes to stderr): capture_output
+# sends the workers' stderr into the error log whenever it is a file.
+capture_output = True
+# Where a daemonised server logs when given no log file (see on_starting).
+LOG_DIR = Path(os.environ.get("SOTASITE_LOG_DIR", Path(__file__).resolve().parent / "logs"))
+
+
+def on_starting(server):
+    """With --daemon, log to files in LOG_DIR rather than to stderr and stdout.
+
+    Daemonising points stderr and stdout at /dev/null, so an error log of "-"
+    (the default) or `--access-logfile -` kept nothing: a daemonised server's
+    log showed not one error.
+    """
+    cfg = server.cfg
+    if not cfg.daemon:
+        return
+    LOG_DIR.mkdir(parents=True, exist_ok=True)
+    if cfg.errorlog == "-":
+        cfg.set("errorlog", str(LOG_DIR / "error.log"))
+    if cfg.accesslog == "-":
+        cfg.set("accesslog", str(LOG_DIR / "access.log"))
+    server.log.setup(cfg)
+    server.log.info("daemonised: errors to %s, requests to %s", cfg.errorlog, cfg.accesslog)
 
 
 def post_worker_init(worker):

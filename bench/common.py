@@ -477,7 +477,9 @@ class WrkResult:
         return self.requests / self.seconds if self.seconds else 0.0
 
 
-def wrk(base_url, paths, connections, seconds, bust=False, timeout="10s", server_pids=()):
+def wrk(
+    base_url, paths, connections, seconds, bust=False, timeout="10s", server_pids=(), headers=()
+):
     """Drive `paths` (rotated per request) with wrk; latencies in ms.
 
     Errors count failed connections, reads, writes, timeouts and any answer
@@ -503,6 +505,7 @@ def wrk(base_url, paths, connections, seconds, bust=False, timeout="10s", server
                 f"{seconds}s",
                 "--timeout",
                 timeout,
+                *(flag for header in headers for flag in ("--header", header)),
                 "--script",
                 handle.name,
                 base_url + paths[0],

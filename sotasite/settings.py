@@ -5,7 +5,9 @@ asked. Production sets SOTASITE_SECRET_KEY, SOTASITE_ALLOWED_HOSTS,
 DATABASE_URL and SOTASITE_PRODUCTION=1.
 """
 
+import hashlib
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -200,6 +202,27 @@ CACHES = {
         }
     ),
 }
+
+# Expensive renders (a board's view built from its rows, its .json and .csv) run
+# a few at a time, the rest answered 503 (leaderboards/web/limiter.py). One per
+# worker, and on the machine one fewer than its cores, so cached pages keep a core.
+SOTASITE_RENDERS_PER_PROCESS = int(os.environ.get("SOTASITE_RENDERS_PER_PROCESS", "1"))
+SOTASITE_RENDERS_PER_MACHINE = int(
+    os.environ.get("SOTASITE_RENDERS_PER_MACHINE", str(max(1, (os.cpu_count() or 2) - 1)))
+)
+# One directory per checkout by default, so two sites on a machine keep their own slots.
+SOTASITE_RENDERS_LOCK_DIR = os.environ.get(
+    "SOTASITE_RENDERS_LOCK_DIR",
+    os.path.join(
+        tempfile.gettempdir(),
+        f"sotasite-renders-{hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:12]}",
+    ),
+)
+# Boards of fewer rows render in milliseconds and take no slot.
+SOTASITE_RENDERS_FROM_ROWS = int(os.environ.get("SOTASITE_RENDERS_FROM_ROWS", "5000"))
+SOTASITE_RENDERS_WAIT = float(os.environ.get("SOTASITE_RENDERS_WAIT", "5"))
+SOTASITE_RENDERS_QUEUE = int(os.environ.get("SOTASITE_RENDERS_QUEUE", "2"))
+SOTASITE_RENDERS_RETRY_AFTER = int(os.environ.get("SOTASITE_RENDERS_RETRY_AFTER", "5"))
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

@@ -18,6 +18,7 @@ from ninja.openapi.docs import Swagger
 from leaderboards.api import schemas
 from leaderboards.api.ranking import best_ranks
 from leaderboards.models import Area, Dataset, Leaderboard, Metric, MetricValue, Paper, Row, Task
+from leaderboards.web.limiter import expensive, take_slot
 
 
 class NotFound(LookupError):
@@ -120,13 +121,14 @@ def _get(queryset, **lookup):
 
 
 def _evaluations(queryset):
-    return queryset.titled().order_by("slug")
+    return queryset.titled().without_blocks().order_by("slug")
 
 
 def _results(queryset):
     return (
         queryset.shown()
         .select_related("paper", "leaderboard")
+        .without_blocks()
         .prefetch_related(
             Prefetch(
                 "values",
@@ -272,25 +274,27 @@ def evaluation_detail(request, id: str = Slug):
 
 @api.get("/evaluations/{id}/metrics/", response={200: schemas.Page[schemas.Metric], **LIST_ERRORS})
 def evaluation_metrics(request, pages: Query[schemas.PageQuery], id: str = Slug):
-    board = _get(Leaderboard.objects, slug=id)
+    board = _get(Leaderboard.objects.without_blocks(), slug=id)
     return paginate(request, board.metrics.order_by("position"), pages)
 
 
 @api.get("/evaluations/{id}/metrics/{metric_id}/", response={200: schemas.Metric, **NOT_FOUND})
 def evaluation_metric_detail(request, id: str = Slug, metric_id: int = IntegerId):
-    board = _get(Leaderboard.objects, slug=id)
+    board = _get(Leaderboard.objects.without_blocks(), slug=id)
     return _get(Metric.objects, leaderboard=board, pk=metric_id)
 
 
 @api.get("/evaluations/{id}/results/", response={200: schemas.Page[schemas.Result], **LIST_ERRORS})
+@expensive
 def evaluation_results(request, pages: Query[schemas.PageQuery], id: str = Slug):
-    board = _get(Leaderboard.objects, slug=id)
+    board = _get(Leaderboard.objects.without_blocks(), slug=id)
+    take_slot(board.row_count)
     return paginate(request, _results(board.rows.all()), pages, _rank)
 
 
 @api.get("/evaluations/{id}/results/{result_id}/", response={200: schemas.Result, **NOT_FOUND})
 def evaluation_result_detail(request, id: str = Slug, result_id: int = IntegerId):
-    board = _get(Leaderboard.objects, slug=id)
+    board = _get(Leaderboard.objects.without_blocks(), slug=id)
     row = _get(_results(Row.objects.filter(leaderboard=board)), pk=result_id)
     _rank([row])
     return row

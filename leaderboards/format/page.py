@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from django.apps import apps
 
-from leaderboards.format import rules
+from leaderboards.format import derive, rules
 from leaderboards.format.rules import ROW_COUNTERS
 
 PAGE_KEYS = (
@@ -45,6 +45,12 @@ _PATHS = {
 # No real page comes near these; past them a file is broken or hostile.
 MAX_FILE_BYTES = 32 * 1024 * 1024
 MAX_STRING = 100_000
+# Verbatim blocks (`source`, `since_archive`) and unknown fields, measured as
+# stored (compact JSON): each at most MAX_BLOCK_CHARS, a page's together at
+# most MAX_PAGE_BLOCK_CHARS. A page reads a stored block whole, so these, not
+# the file limit, bound what one request holds (docs/format.md).
+MAX_BLOCK_CHARS = 1_000_000
+MAX_PAGE_BLOCK_CHARS = 4_000_000
 MAX_INTEGER = 2**31 - 1  # the database's integer columns
 # A metric's, a value's and an area link's place is a small integer column.
 MAX_NAMES = 2**15 - 1
@@ -393,7 +399,49 @@ def check_page(page):
         # Since-archive results are Syntology's reading too, stored with its snapshot.
         raise PageError("since_archive", "the page's syntology is null, so this must be null too")
     version_moment(page)
+    check_block_sizes(page)
     return warnings
+
+
+def check_block_sizes(page):
+    """Refuse a verbatim block or unknown field past its size limit, with its JSON path."""
+    total = 0
+    for path, value in _verbatim(page):
+        size = len(rules.compact_json(value))
+        if size > MAX_BLOCK_CHARS:
+            raise PageError(
+                path,
+                f"{size:,} characters as stored, over the {MAX_BLOCK_CHARS:,} "
+                "a verbatim block or unknown field may hold",
+            )
+        total += size
+        if total > MAX_PAGE_BLOCK_CHARS:
+            raise PageError(
+                path,
+                f"the page's verbatim blocks and unknown fields reach {total:,} characters "
+                f"here, over the {MAX_PAGE_BLOCK_CHARS:,} a page may hold",
+            )
+
+
+def _verbatim(page):
+    """(JSON path, value) of each block and unknown field a checked page stores as it came."""
+    yield "source", page["source"]
+    if page["since_archive"] is not None:
+        yield "since_archive", page["since_archive"]
+    for key in page:
+        if key not in PAGE_KEYS:
+            yield json_path((key,)), page[key]
+    if page["syntology"] is not None:
+        known = {"read_at", "claim", *derive.syntology_figures([])}
+        for key in page["syntology"]:
+            if key not in known:
+                yield json_path(("syntology", key)), page["syntology"][key]
+    for index, row in enumerate(page["rows"]):
+        # Every row holds every known key (check_page), so only a longer one has others.
+        if len(row) > len(ROW_KEYS):
+            for key in row:
+                if key not in ROW_KEYS:
+                    yield json_path(("rows", index, key)), row[key]
 
 
 def check_size(size):

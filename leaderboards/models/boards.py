@@ -32,6 +32,9 @@ def page_version_now():
 # The result a list shows for a board; see Leaderboard.top_model.
 TOP_RESULT = ("top_model", "top_metric", "top_value", "top_is_best")
 
+# A board's blocks kept as the file wrote them: read only where they are served.
+BOARD_BLOCKS = ("source", "extra")
+
 
 # Boards by their newest result, those with none last, ties by slug: spelled
 # like Paper's NEWEST_FIRST, so one index serves it on both databases.
@@ -46,6 +49,10 @@ class LeaderboardQuerySet(models.QuerySet):
     def titled(self):
         """The board with the task and dataset its name is made of (str()), in one query."""
         return self.select_related("task", "dataset")
+
+    def without_blocks(self):
+        """The boards without their file's blocks (BOARD_BLOCKS), which only its own pages serve."""
+        return self.defer(*BOARD_BLOCKS)
 
     def named(self):
         """The board with its task, dataset and main area, in one query.
@@ -277,6 +284,14 @@ class RowQuerySet(models.QuerySet):
         """Rows with their board and what names it (its task and dataset), in one query."""
         return self.select_related("leaderboard__task", "leaderboard__dataset")
 
+    def without_blocks(self):
+        """The rows without their unknown keys, nor their boards' blocks (BOARD_BLOCKS).
+
+        Only a board's page file writes them; a list of results that read them
+        decoded a board's blocks once for every row it showed of that board.
+        """
+        return self.defer("extra", *(f"leaderboard__{name}" for name in BOARD_BLOCKS))
+
     def newest_results(self):
         """Shown rows with a paper date, newest first, with their board and paper.
 
@@ -287,6 +302,7 @@ class RowQuerySet(models.QuerySet):
             self.shown()
             .filter(paper_date__isnull=False)
             .with_boards()
+            .without_blocks()
             .select_related("paper")
             .order_by("-paper_date", "-pk")
         )

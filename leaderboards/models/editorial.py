@@ -6,7 +6,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from leaderboards.models.boards import Direction, Leaderboard
+from leaderboards.models.boards import BOARD_BLOCKS, Direction, Leaderboard
 from leaderboards.models.fields import OrderedJSONField
 
 
@@ -173,9 +173,11 @@ TARGET_PAGES = {
 class EditorialChangeQuerySet(models.QuerySet):
     def for_record(self):
         """Newest first, with everything an entry shows, in one query."""
-        return self.select_related(
-            "leaderboard__task", "leaderboard__dataset", "made_by", "addition"
-        ).order_by("-pk")
+        return (
+            self.select_related("leaderboard__task", "leaderboard__dataset", "made_by", "addition")
+            .defer(*(f"leaderboard__{name}" for name in BOARD_BLOCKS))
+            .order_by("-pk")
+        )
 
 
 class EditorialChange(models.Model):

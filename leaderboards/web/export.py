@@ -10,7 +10,7 @@ import re
 from leaderboards.format import derive
 from leaderboards.format.rules import ROW_COUNTERS, compact_json
 from leaderboards.models import public_name
-from leaderboards.web.page_data import Unservable, readable
+from leaderboards.web.page_data import Unservable, readable, stored_block
 
 
 def page_document(data):
@@ -60,7 +60,7 @@ def _document(data):
         "since_archive": data.guard("since_archive", data.since_archive),
         "syntology": data.guard("syntology", lambda: data.syntology(rows)),
     }
-    extra = data.guard("extra", lambda: readable(board.extra))
+    extra = data.guard("extra", lambda: readable(stored_block(board, "extra")))
     page.update(extra or {})
     if data.additions:
         # Only when there are some: a page no editor added to exports as its file.

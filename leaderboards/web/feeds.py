@@ -55,7 +55,7 @@ class EditorialChangesFeed(Feed):
         slug = request.GET.get("board")
         if not slug:
             return None
-        return get_object_or_404(Leaderboard.objects.titled(), slug=slug)
+        return get_object_or_404(Leaderboard.objects.titled().without_blocks(), slug=slug)
 
     def title(self, board):
         return f"Editorial changes{f' to {board}' if board else ''} · sotasite"

@@ -12,9 +12,13 @@ import math
 from dataclasses import dataclass, field
 
 from django.db import connections, router
+from django.db.models import Case, F, TextField, Value, When
+from django.db.models.functions import Cast, Concat, Length
+from django.db.models.lookups import GreaterThan
 from django.urls import reverse
 
 from leaderboards.format import derive
+from leaderboards.format.page import MAX_PAGE_BLOCK_CHARS
 from leaderboards.format.rules import n_samples
 from leaderboards.format.values import parse_metric_value
 from leaderboards.models import (
@@ -44,11 +48,75 @@ class Unservable(Exception):
         super().__init__("; ".join(f"{block}: {reason}" for block, reason in self.problems))
 
 
+class TooLarge:
+    """A stored block past the size a page may read, left unread: only its length is known."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, chars):
+        self.reason = f"{chars:,} characters stored, over the {MAX_PAGE_BLOCK_CHARS:,} a page reads"
+
+
 def readable(value):
     """The stored block, or Unservable when the database held JSON the site cannot serve."""
-    if isinstance(value, UnreadableJSON):
+    if isinstance(value, UnreadableJSON | TooLarge):
         raise Unservable([("", value.reason)])
     return value
+
+
+# A file's blocks are loaded within format.page's limits, but a database keeps
+# what older builds stored. A block past the limit comes back from the query
+# as TOO_LARGE and its length instead of its text, so no request holds more of
+# it than a page could have. One expression names the column, so SQLite loads
+# a value once to measure it (and frees it); PostgreSQL measures it in the server.
+TOO_LARGE = "#too-large:"
+
+
+def _within_limit_sql(column):
+    """SQL for `column`'s text, or TOO_LARGE and its length past the limit; its parameters."""
+    length = f"LENGTH({column})"
+    sql = (
+        f"CASE WHEN {length} > %s THEN CAST(%s AS TEXT) || CAST({length} AS TEXT) ELSE {column} END"
+    )
+    return sql, [MAX_PAGE_BLOCK_CHARS, TOO_LARGE]
+
+
+def _within_limit(name):
+    """_within_limit_sql() as an ORM expression."""
+    length = Length(name)
+    return Case(
+        When(
+            GreaterThan(length, MAX_PAGE_BLOCK_CHARS),
+            then=Concat(Value(TOO_LARGE), Cast(length, TextField())),
+        ),
+        default=F(name),
+        output_field=TextField(),
+    )
+
+
+def bounded(queryset, *names):
+    """`queryset` reading each of the JSON columns `names` only when it is within the limit.
+
+    stored_block() gives the block; the column itself is deferred.
+    """
+    return queryset.defer(*names).annotate(
+        **{f"{name}_within": _within_limit(name) for name in names}
+    )
+
+
+def decode_within(field, text, connection=None):
+    """A stored text as `field` decodes it, or TooLarge for what the limit kept back."""
+    if text is not None and text.startswith(TOO_LARGE):
+        return TooLarge(int(text.removeprefix(TOO_LARGE)))
+    return field.from_db_value(text, None, connection)
+
+
+def stored_block(instance, name):
+    """The decoded JSON column `name` of `instance`, read as bounded() left it, or TooLarge."""
+    if not hasattr(instance, f"{name}_within"):
+        return getattr(instance, name)
+    field = type(instance)._meta.get_field(name)
+    return decode_within(field, getattr(instance, f"{name}_within"))
 
 
 @dataclass(slots=True)
@@ -178,18 +246,21 @@ class _Reader:
             "r.id, r.rank, r.model, r.uses_additional_data, p.slug, r.paper_title, r.paper_url, "
             "r.paper_date, r.code, r.n_code_links, r.withheld"
         )
+        params = [leaderboard_id]
         if extras:
-            columns += ", r.extra"
+            extra_sql, params = _within_limit_sql("r.extra")
+            columns += f", {extra_sql}"
+            params = [*params, leaderboard_id]
         found = self._fetch(
             f"SELECT {columns} FROM {self.rows_table} r "
             f"LEFT JOIN {self.papers_table} p ON p.id = r.paper_id "
             "WHERE r.leaderboard_id = %s ORDER BY r.rank",
-            [leaderboard_id],
+            params,
         )
         if not extras:
             return found
-        decode = self.extra_field.from_db_value
-        return [(*values[:11], decode(values[11], None, self.connection)) for values in found]
+        field, connection = self.extra_field, self.connection
+        return [(*values[:11], decode_within(field, values[11], connection)) for values in found]
 
     def values(self, leaderboard_id):
         """(row id, metric id, raw, number) of the shown rows, each row's in file order."""
@@ -218,7 +289,9 @@ class PageData:
     that many instances costs more than rendering the whole page.
 
     `row_extras=False` leaves out the rows' unknown keys, which only the export
-    writes: decoding them is a tenth of the page's time on a big board.
+    writes: decoding them is a tenth of the page's time on a big board. It
+    also leaves out the snapshot's unknown keys; the board's are for the export
+    to read (bounded() them, or leave them deferred).
     """
 
     def __init__(self, leaderboard, *, row_extras=True):
@@ -253,7 +326,11 @@ class PageData:
             cell = Cell(metric_id, raw, number)
             row.values.append(cell)
             row.cells[column[metric_id]] = cell
-        self.snapshot = SyntologySnapshot.objects.current(leaderboard)
+        blocks = ("since_archive", "extra") if row_extras else ("since_archive",)
+        snapshots = bounded(SyntologySnapshot.objects.all(), *blocks)
+        if not row_extras:
+            snapshots = snapshots.defer("extra")
+        self.snapshot = snapshots.current(leaderboard)
         self.verification = {}
         if self.snapshot is not None:
             self.verification = {
@@ -384,15 +461,18 @@ class PageData:
 
     def source(self):
         """The `source` block, its spam count taking in the rows editors have withheld."""
-        source = dict(readable(self.leaderboard.source))
+        source = dict(readable(stored_block(self.leaderboard, "source")))
         source["rows_withheld_as_spam"] = source["rows_withheld_as_spam"] + self.withheld
         return source
 
     def since_archive(self):
         """The newest snapshot's `since_archive` block, its Wilson bound recomputed."""
-        if self.snapshot is None or self.snapshot.since_archive is None:
+        if self.snapshot is None:
             return None
-        block = copy.deepcopy(readable(self.snapshot.since_archive))
+        stored = stored_block(self.snapshot, "since_archive")
+        if stored is None:
+            return None
+        block = copy.deepcopy(readable(stored))
         measurement = block.get("measurement")
         if measurement is not None and "wilson95_lower" in measurement:
             measurement["wilson95_lower"] = derive.wilson_lower(
@@ -415,5 +495,5 @@ class PageData:
                 figures[name]["note"] = note
         block = {"read_at": snapshot.read_at_text, "claim": snapshot.claim, **figures}
         if extras:
-            block.update(readable(snapshot.extra))
+            block.update(readable(stored_block(snapshot, "extra")))
         return block

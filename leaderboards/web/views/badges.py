@@ -22,7 +22,7 @@ def _svg(request, svg, etag):
 
 
 def leaderboard_badge(request, slug):
-    board = get_object_or_404(Leaderboard.objects.titled(), slug=slug)
+    board = get_object_or_404(Leaderboard.objects.titled().without_blocks(), slug=slug)
     # The board's version is raised with every change to it, and the badge
     # reads the board alone (a task's renaming does not change it).
     return _svg(request, badges.board_badge(board), f'"board-{board.version}"')
@@ -43,7 +43,9 @@ def _paper_rows_badge(request, paper, rows):
 @consistent_read
 def paper_badge(request, slug):
     paper = get_object_or_404(Paper, slug=slug, withheld=False)
-    return _paper_rows_badge(request, paper, list(paper.rows.shown().with_boards()))
+    return _paper_rows_badge(
+        request, paper, list(paper.rows.shown().with_boards().without_blocks())
+    )
 
 
 @consistent_read
@@ -55,8 +57,8 @@ def pwc_badge(request, paper_slug, board_slug):
     gets the board's own badge.
     """
     paper = get_object_or_404(Paper, Q(slug=paper_slug) | Q(pwc_slug=paper_slug), withheld=False)
-    board = get_object_or_404(Leaderboard.objects.titled(), slug=board_slug)
-    rows = list(paper.rows.shown().with_boards().filter(leaderboard=board))
+    board = get_object_or_404(Leaderboard.objects.titled().without_blocks(), slug=board_slug)
+    rows = list(paper.rows.shown().with_boards().without_blocks().filter(leaderboard=board))
     if not rows:
         return _svg(request, badges.board_badge(board), f'"board-{board.version}"')
     return _paper_rows_badge(request, paper, rows)

@@ -25,7 +25,9 @@ def record_page(params):
     board = None
     entries = EditorialChange.objects.for_record()
     if params["board"]:
-        board = get_object_or_404(Leaderboard.objects.titled(), slug=params["board"])
+        board = get_object_or_404(
+            Leaderboard.objects.titled().without_blocks(), slug=params["board"]
+        )
         entries = entries.filter(leaderboard=board)
     before, after = params["before"], params["after"]
     if after is not None and before is None:

@@ -20,7 +20,8 @@ from leaderboards.models import Leaderboard, Row, RowVerification, SyntologySnap
 from leaderboards.web.chart import build_chart
 from leaderboards.web.export import page_csv, page_document, page_json
 from leaderboards.web.filters import RowFilter
-from leaderboards.web.page_data import PageData, Unservable
+from leaderboards.web.limiter import expensive, take_slot
+from leaderboards.web.page_data import PageData, Unservable, bounded
 from leaderboards.web.prepared import (
     MetricRef,
     PreparedBoard,
@@ -59,8 +60,14 @@ class Header:
     direction: str | None = None
 
 
-def _page_data(slug, **options):
-    return PageData(get_object_or_404(Leaderboard.objects.named(), slug=slug), **options)
+def _page_data(slug, *, row_extras=True):
+    """The board's PageData; its unknown keys are read only for the export (`row_extras`)."""
+    boards = bounded(Leaderboard.objects.named(), "source", *(["extra"] if row_extras else []))
+    if not row_extras:
+        boards = boards.defer("extra")
+    board = get_object_or_404(boards, slug=slug)
+    take_slot(board.row_count)
+    return PageData(board, row_extras=row_extras)
 
 
 def _query(request, **changes):
@@ -330,11 +337,15 @@ def _filter_html(filterset, hidden_params, syntology):
     )
 
 
+@expensive
 @consistent_read
 def _detail_from_rows(request, slug, found, prepared):
     """The page built from the board's rows: a view the query string asks for, or a first visit."""
     data = rows_kept.get(found) if prepared is not None else None
-    if data is None:
+    if data is not None:
+        # Sorting and drawing kept rows costs as much as reading them.
+        take_slot(data.leaderboard.row_count)
+    else:
         data = _page_data(slug, row_extras=False)
         if prepared is not None:
             rows_kept.put(found, data, len(data.rows) + len(data.additions))
@@ -462,6 +473,7 @@ def _render_page(
 UNSERVABLE_STATUS = 503
 
 
+@expensive
 @consistent_read
 def leaderboard_json(request, slug):
     data = _page_data(slug)
@@ -486,6 +498,7 @@ def _bad_filter_text(errors):
     return "That filter could not be read:\n" + "\n".join(lines) + "\n"
 
 
+@expensive
 @consistent_read
 def leaderboard_csv(request, slug):
     """The rows the page shows for the same query string: its filters and sort, every page.

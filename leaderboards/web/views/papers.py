@@ -46,6 +46,7 @@ def _rows(paper):
     return list(
         paper.rows.shown()
         .with_boards()
+        .without_blocks()
         .prefetch_related(
             Prefetch(
                 "values",
@@ -53,9 +54,10 @@ def _rows(paper):
             ),
             Prefetch(
                 "verifications",
-                queryset=RowVerification.objects.select_related("snapshot").order_by(
-                    "-snapshot__read_at"
-                ),
+                # The snapshot's date only: its blocks are its board's page's.
+                queryset=RowVerification.objects.select_related("snapshot")
+                .defer("snapshot__since_archive", "snapshot__extra")
+                .order_by("-snapshot__read_at"),
                 to_attr="newest_verifications",
             ),
         )

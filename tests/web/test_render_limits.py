@@ -1,0 +1,157 @@
+"""Expensive renders run a few at a time; beyond that a 503 with Retry-After, never a queue.
+
+A large board's views built from its rows, its .json and .csv, and the API's
+results take a render slot (leaderboards/web/limiter.py); the board's own page,
+made from its prepared parts, a small board's views and every other page take none.
+"""
+
+import fcntl
+import os
+import threading
+import time
+
+import pytest
+from django.urls import reverse
+
+from leaderboards.web import limiter
+from tests.helpers import SEED_SLUG
+
+BOARD = reverse("leaderboards:leaderboard", args=[SEED_SLUG])
+EXPENSIVE = [
+    f"{BOARD}?sort=model",
+    f"{BOARD}?page=1&order=desc",
+    reverse("leaderboards:leaderboard_json", args=[SEED_SLUG]),
+    reverse("leaderboards:leaderboard_csv", args=[SEED_SLUG]),
+    f"/api/v1/evaluations/{SEED_SLUG}/results/",
+]
+
+
+@pytest.fixture
+def slots(settings, tmp_path):
+    """Two slots on the machine, one per process, a short wait; yield the lock directory."""
+    settings.SOTASITE_RENDERS_LOCK_DIR = str(tmp_path / "renders")
+    settings.SOTASITE_RENDERS_PER_MACHINE = 2
+    settings.SOTASITE_RENDERS_PER_PROCESS = 1
+    settings.SOTASITE_RENDERS_WAIT = 0.2
+    settings.SOTASITE_RENDERS_RETRY_AFTER = 7
+    # The seed board stands for a large one: every board takes a slot.
+    settings.SOTASITE_RENDERS_FROM_ROWS = 0
+    return tmp_path / "renders"
+
+
+def hold_machine_slots(folder, count):
+    """Take `count` of the machine's slots as another worker would: an flock on each file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    held = []
+    for index in range(count):
+        descriptor = os.open(folder / f"render-{index}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        held.append(descriptor)
+    return held
+
+
+def release(held):
+    for descriptor in held:
+        os.close(descriptor)
+
+
+@pytest.mark.parametrize("url", EXPENSIVE)
+def test_every_slot_on_the_machine_taken_means_a_503_with_retry_after(seeded, client, slots, url):
+    held = hold_machine_slots(slots, 2)
+    try:
+        response = client.get(url)
+    finally:
+        release(held)
+    assert response.status_code == 503
+    assert response["Retry-After"] == "7"
+    assert "try again" in response.content.decode()
+    assert client.get(url).status_code == 200
+
+
+def test_the_api_says_busy_in_json(seeded, client, slots):
+    held = hold_machine_slots(slots, 2)
+    try:
+        response = client.get(f"/api/v1/evaluations/{SEED_SLUG}/results/")
+    finally:
+        release(held)
+    assert response.status_code == 503
+    assert "try again" in response.json()["error"]
+
+
+def test_one_free_slot_on_the_machine_is_enough(seeded, client, slots):
+    held = hold_machine_slots(slots, 1)
+    try:
+        assert client.get(f"{BOARD}?sort=model").status_code == 200
+    finally:
+        release(held)
+
+
+def test_the_process_slot_taken_means_a_503_though_the_machine_has_room(seeded, client, slots):
+    process_slots = limiter.limiter().per_process
+    process_slots.acquire()
+    try:
+        response = client.get(f"{BOARD}?sort=model")
+    finally:
+        process_slots.release()
+    assert response.status_code == 503
+    assert client.get(f"{BOARD}?sort=model").status_code == 200
+
+
+def test_a_slot_freed_within_the_wait_serves_the_request(seeded, client, slots, settings):
+    settings.SOTASITE_RENDERS_WAIT = 5
+    held = hold_machine_slots(slots, 2)
+    threading.Timer(0.3, release, [held]).start()
+    started = time.monotonic()
+    assert client.get(f"{BOARD}?sort=model").status_code == 200
+    assert 0.3 <= time.monotonic() - started < 5
+
+
+def test_pages_that_render_cheaply_take_no_slot(seeded, client, slots, page_cache):
+    client.get(BOARD)  # the board's parts prepared, as any first visit does
+    held = hold_machine_slots(slots, 2)
+    try:
+        for url in [BOARD, f"{BOARD}?utm_source=feed", "/", "/sota/", "/feeds/newest.atom"]:
+            assert client.get(url).status_code == 200, url
+    finally:
+        release(held)
+
+
+def test_a_board_of_fewer_rows_than_the_threshold_takes_no_slot(seeded, client, slots, settings):
+    settings.SOTASITE_RENDERS_FROM_ROWS = 23  # the seed board has 22
+    held = hold_machine_slots(slots, 2)
+    try:
+        for url in EXPENSIVE:
+            assert client.get(url).status_code == 200, url
+    finally:
+        release(held)
+
+
+def test_a_worker_that_dies_gives_its_slot_back(slots):
+    # flock belongs to the open file: closing it, as a dying process's kernel
+    # does, frees the slot for the next request.
+    held = hold_machine_slots(slots, 2)
+    release(held[:1])
+    with limiter.limiter().slot():
+        pass
+    release(held[1:])
+
+
+def test_waiting_requests_beyond_the_queue_are_refused_at_once(slots, settings):
+    settings.SOTASITE_RENDERS_WAIT = 2
+    settings.SOTASITE_RENDERS_QUEUE = 0
+    limits = limiter.limiter()
+    limits.per_process.acquire()
+    waiter = threading.Thread(target=_enter, args=[limits])  # served once the slot frees
+    waiter.start()
+    time.sleep(0.1)  # the one waiter the queue allows is waiting now
+    started = time.monotonic()
+    with pytest.raises(limiter.Busy):
+        _enter(limits)
+    assert time.monotonic() - started < 0.5
+    limits.per_process.release()
+    waiter.join()
+
+
+def _enter(limits):
+    with limits.slot():
+        pass
