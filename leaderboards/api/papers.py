@@ -5,6 +5,8 @@ answer (its own id is a 404), nor is a method withheld or a link to code an
 editor unlinked; a repository is listed while some shown paper links it.
 """
 
+import re
+
 from django.db.models import Exists, F, OuterRef, Q
 from ninja import Query, Router
 
@@ -46,19 +48,25 @@ def _paper(slug):
     return get(Paper.objects.filter(withheld=False), slug=slug)
 
 
+def _with_arxiv_id(queryset, found):
+    """Papers with this arXiv id, stored or (a paper a page file made) in their arXiv URL.
+
+    The URL's form is format.rules.arxiv_id's, which schemas.Paper reads the id by.
+    """
+    in_url = rf"arxiv\.org/(abs|pdf)/{re.escape(found)}(v[0-9]+)?(\.pdf)?/?$"
+    return queryset.filter(Q(arxiv_id=found) | Q(arxiv_id="", url__iregex=in_url))
+
+
 # Papers --------------------------------------------------------------------
 
 
 @router.get("/papers/", response={200: schemas.Page[schemas.Paper], **LIST_ERRORS})
 def paper_list(request, filters: Query[schemas.PaperQuery], pages: Query[schemas.PageQuery]):
     found = filtered(
-        Paper.objects,
-        filters,
-        q="title__icontains",
-        arxiv_id="arxiv_id",
-        title="title",
-        abstract="abstract__icontains",
+        Paper.objects, filters, q="title__icontains", title="title", abstract="abstract__icontains"
     )
+    if filters.arxiv_id:
+        found = _with_arxiv_id(found, filters.arxiv_id)
     return paginate(request, papers(found), pages)
 
 
