@@ -4,7 +4,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from leaderboards.models import Method, Paper, PaperRepository, Repository, Task
+from leaderboards.models import Dataset, Method, Paper, PaperRepository, Repository, Task
 from tests.helpers import (
     PAPER,
     TASK,
@@ -17,7 +17,7 @@ from tests.helpers import (
 )
 
 
-def _name_repositories():
+def name_repositories():
     # As the links file's reader fills them: owner and name from a GitHub URL.
     for repository in Repository.objects.all():
         owner, name = repository.url.rstrip("/").split("/")[-2:]
@@ -56,8 +56,38 @@ def catalogue(seeded):
     make_method("bonus-net", "BonusNet", papers=[withheld], paper=withheld)
     Method.objects.filter(slug="vision-transformer").update(paper=withheld)
     Method.objects.filter(slug="infonce").update(paper=paper)
-    _name_repositories()
+    name_repositories()
     return SimpleNamespace(
         paper=Paper.objects.get(slug=PAPER), task=task, parent=parent, child=child,
         withheld=withheld,
     )  # fmt: skip
+
+
+@pytest.fixture
+def grow(catalogue):
+    """`grow(n)`: n more of everything each list lists, linked as the catalogue's own."""
+    made = 0
+    proceeding = Paper.objects.get(slug="vit-study-3").proceeding
+
+    def more(size):
+        nonlocal made
+        for n in range(made, made + size):
+            paper = make_paper(f"grown-{n}", f"Grown paper {n}", abstract="Grown.")
+            Paper.objects.filter(pk=paper.pk).update(proceeding=proceeding)
+            make_authors(paper, "Jeonghyeon Kim", f"Grown Author {n}")
+            make_code_link(paper, f"https://github.com/grown/repo-{n}", framework="pytorch")
+            if n:
+                make_code_link(paper, "https://github.com/grown/repo-0", is_official=n % 2 == 0)
+            make_code_link(catalogue.paper, f"https://github.com/grown/impl-{n}")
+            make_method(f"grown-method-{n}", papers=[catalogue.paper, paper])
+            make_proceeding(f"CVPR {1990 + n} 1", conference="CVPR", year=1990 + n, month=1)
+            paper.tasks.add(catalogue.task)
+            task = Task.objects.create(slug=f"grown-task-{n}", name=f"Grown {n}")
+            catalogue.paper.tasks.add(task)
+            Task.objects.create(slug=f"grown-child-{n}", name=f"Grown child {n}", parent=task)
+            Task.objects.create(slug=f"grown-sub-{n}", name=f"Grown sub {n}", parent=catalogue.task)
+            Dataset.objects.create(slug=f"grown-data-{n}", name=f"Grown {n}", paper=catalogue.paper)
+        made += size
+        name_repositories()
+
+    return more
