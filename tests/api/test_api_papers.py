@@ -2,8 +2,8 @@
 
 import pytest
 
-from leaderboards.models import PaperRepository, Row
-from tests.helpers import DATASET, PAPER, TASK
+from leaderboards.models import Paper, PaperRepository, Row
+from tests.helpers import DATASET, PAPER, SEED_SLUG, TASK
 
 API = "/api/v1"
 
@@ -224,3 +224,11 @@ def test_a_repository_owner_without_a_slash_is_redirected(client, catalogue):
     response = client.get(f"{API}/repositories/ma-kjh")
     assert response.status_code == 301
     assert response["Location"] == f"{API}/repositories/ma-kjh/"
+
+
+def test_a_result_names_no_withheld_paper(client, catalogue):
+    Paper.objects.filter(slug=PAPER).update(withheld=True)
+    results = get(client, f"/evaluations/{SEED_SLUG}/results/", items_per_page=500)["results"]
+    assert len(results) == 22
+    assert PAPER not in {r["paper"] for r in results}
+    assert results[0]["paper"] is None
