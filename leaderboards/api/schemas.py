@@ -3,7 +3,8 @@
 A schema is at once what a response is built from and what /api/v1/openapi.json
 says about it, so the two cannot drift. Field names and types are those the
 `paperswithcode-client` package (0.3.1) validates; where the site has no such
-data (abstracts, authors, conferences) the field is empty rather than invented.
+data (a paper known from rows alone has no abstract) the field is empty rather
+than invented.
 Every field is in every answer, so the description lists each as required,
 defaults included (`json_schema_serialization_defaults_required`).
 """
@@ -19,8 +20,10 @@ from leaderboards.format.rules import SLUG_PATTERN, arxiv_id
 MAX_PER_PAGE = 500
 DEFAULT_PER_PAGE = 50
 MAX_QUERY = 200
-# Every id in a path is a slug: the /sota/, /task/, /dataset/ or /paper/ one.
+# Every id in a path is a slug (the /sota/, /task/, /paper/ ... one), but a
+# repository's, which is its owner and name as its host spells them.
 SLUG = rf"^{SLUG_PATTERN}$"
+REPOSITORY_PART = r"^[-a-zA-Z0-9_.]+$"
 # PostgreSQL text cannot hold a NUL, so the API refuses one (400) and says so.
 NO_NUL = "^[^\\u0000]*$"
 
@@ -42,11 +45,22 @@ def _without_nul(text):
     return text
 
 
+def _blank_is_zero(value):
+    # An empty filter is no filter, as on PwC's API: at least zero stars is every repository.
+    return "0" if value == "" else value
+
+
 def positive_int(maximum=None):
     # The validator after the bounds: one before them hides them from the description.
     return Annotated[int, Field(ge=1, le=maximum), BeforeValidator(_digits_only)]
 
 
+# At least this many (stars): an empty value is 0, which every row meets.
+Minimum = Annotated[
+    int, Field(ge=0), BeforeValidator(_digits_only), BeforeValidator(_blank_is_zero)
+]
+
+# An empty text filter means no filter (lists.filtered), as on PwC's API.
 Text = Annotated[
     str,
     Field(max_length=MAX_QUERY, json_schema_extra={"pattern": NO_NUL}),
@@ -77,6 +91,27 @@ class PaperQuery(Schema):
     q: Text = Field(None, description="title contains, case-insensitive")
     arxiv_id: Text = Field(None, description="exact arXiv id")
     title: Text = Field(None, description="exact title")
+    abstract: Text = Field(None, description="abstract contains, case-insensitive")
+
+
+class RepositoryQuery(Schema):
+    q: Text = Field(None, description="owner, name or description contains, case-insensitive")
+    owner: Text = Field(None, description="exact owner")
+    name: Text = Field(None, description="exact name")
+    stars: Minimum = Field(None, description="at least this many stars")
+    framework: Text = Field(
+        None, description="linked as code in this framework (pytorch, tf, jax, ..., none)"
+    )
+
+
+class AuthorQuery(Schema):
+    q: Text = Field(None, description="full name contains, case-insensitive")
+    full_name: Text = Field(None, description="exact full name")
+
+
+class MethodQuery(Named):
+    q: Text = Field(None, description="name or full name contains, case-insensitive")
+    full_name: Text = Field(None, description="exact full name")
 
 
 class SearchQuery(Schema):
@@ -130,19 +165,24 @@ class Dataset(Out):
 
 
 class Paper(Out):
+    """A paper; `conference` and `proceeding` are their ids (slugs), `authors` in order.
+
+    Read with lists.papers(), which joins the proceeding and fetches the authors.
+    """
+
     id: str = Field(alias="slug")
     arxiv_id: str | None
     nips_id: str | None = None
-    url_abs: str = Field(alias="url")
+    url_abs: str
     url_pdf: str
     title: str
-    abstract: str = ""
-    authors: list[str] = []
+    abstract: str
+    authors: list[str]
     published: date | None = Field(alias="date")
-    conference: str | None = None
-    conference_url_abs: str | None = None
-    conference_url_pdf: str | None = None
-    proceeding: str | None = None
+    conference: str | None
+    conference_url_abs: str | None
+    conference_url_pdf: str | None
+    proceeding: str | None
 
     @staticmethod
     def resolve_arxiv_id(obj):
@@ -150,9 +190,125 @@ class Paper(Out):
         return obj.arxiv_id or arxiv_id(obj.url) or None
 
     @staticmethod
+    def resolve_url_abs(obj):
+        return obj.url_abs or obj.url
+
+    @staticmethod
     def resolve_url_pdf(obj):
+        if obj.url_pdf:
+            return obj.url_pdf
         found = Paper.resolve_arxiv_id(obj)
         return f"https://arxiv.org/pdf/{found}" if found else ""
+
+    @staticmethod
+    def resolve_authors(obj):
+        return [authorship.author.name for authorship in obj.authorships.all()]
+
+    @staticmethod
+    def resolve_conference(obj):
+        return obj.proceeding.conference.slug if obj.proceeding else None
+
+    @staticmethod
+    def resolve_conference_url_abs(obj):
+        return obj.conference_url_abs or None
+
+    @staticmethod
+    def resolve_conference_url_pdf(obj):
+        return obj.conference_url_pdf or None
+
+    @staticmethod
+    def resolve_proceeding(obj):
+        return obj.proceeding.slug if obj.proceeding else None
+
+
+class Repository(Out):
+    """A code repository, read with lists.repositories(): its framework that of its links.
+
+    `stars` is 0 where the count is not known (the client needs a number);
+    `is_official` is only said of a paper's own code (CodeLink).
+    """
+
+    url: str
+    owner: str
+    name: str
+    description: str
+    stars: int = Field(ge=0)
+    framework: str = Field(description="pytorch, tf, jax, ..., or none")
+    is_official: bool | None = None
+
+    @staticmethod
+    def resolve_stars(obj):
+        return obj.stars or 0
+
+    @staticmethod
+    def resolve_framework(obj):
+        return obj.link_framework or "none"
+
+
+class CodeLink(Repository):
+    """A repository as a paper's code: official by an editor's word, else the archive's."""
+
+    @staticmethod
+    def resolve_url(obj):
+        return obj.repository.url
+
+    @staticmethod
+    def resolve_owner(obj):
+        return obj.repository.owner
+
+    @staticmethod
+    def resolve_name(obj):
+        return obj.repository.name
+
+    @staticmethod
+    def resolve_description(obj):
+        return obj.repository.description
+
+    @staticmethod
+    def resolve_stars(obj):
+        return obj.repository.stars or 0
+
+    @staticmethod
+    def resolve_framework(obj):
+        return obj.framework or "none"
+
+    @staticmethod
+    def resolve_is_official(obj):
+        return obj.official
+
+
+class Author(Out):
+    id: str = Field(alias="slug")
+    full_name: str = Field(alias="name")
+
+
+class Conference(Out):
+    id: str = Field(alias="slug")
+    name: str
+
+
+class Proceeding(Out):
+    id: str = Field(alias="slug")
+    year: int | None
+    month: int | None = Field(ge=1, le=12)
+
+
+class Method(Out):
+    """A method; `paper` is the id (slug) of the paper that introduced it, if shown here."""
+
+    id: str = Field(alias="slug")
+    name: str
+    full_name: str
+    description: str
+    paper: str | None
+
+    @staticmethod
+    def resolve_description(obj):
+        return obj.shown_description or ""
+
+    @staticmethod
+    def resolve_paper(obj):
+        return obj.shown_paper
 
 
 class EvaluationTable(Out):
@@ -236,7 +392,8 @@ class Result(Out):
 
     @staticmethod
     def resolve_paper(obj):
-        return obj.paper.slug if obj.paper else None
+        # A paper an editor withheld is named nowhere, its results' answers included.
+        return obj.paper.slug if obj.paper and not obj.paper.withheld else None
 
     @staticmethod
     def resolve_evaluation(obj):
@@ -244,13 +401,23 @@ class Result(Out):
 
 
 class SearchHit(Out):
+    """A paper found, with its first code link (official first), as PwC's search answered."""
+
     paper: Paper
-    repository: None = None
-    is_official: bool = False
+    repository: CodeLink | None
+    is_official: bool
 
     @staticmethod
     def resolve_paper(obj):
         return obj
+
+    @staticmethod
+    def resolve_repository(obj):
+        return obj.first_code[0] if obj.first_code else None
+
+    @staticmethod
+    def resolve_is_official(obj):
+        return bool(obj.first_code) and obj.first_code[0].official
 
 
 class Endpoint(Out):

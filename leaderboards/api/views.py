@@ -5,24 +5,45 @@ the schemas in schemas.py, from which /api/v1/openapi.json is generated.
 Every list is paginated as PwC's was: `page` and `items_per_page` in, and
 `{count, next, previous, results}` out. A bad parameter is a 400 with a JSON
 `error`; an unknown id or page is a JSON 404. Each view is two or three
-queries for a page, whatever the size of the table behind it.
+queries for a page, whatever the size of the table behind it. The catalogue
+(areas, tasks, datasets) and the evaluation tables are here; papers and what
+hangs off them are papers.py's router, the machinery both share lists.py's.
 """
 
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
 from django.http import Http404
 from django.urls import reverse
-from ninja import NinjaAPI, Path, Query
+from ninja import NinjaAPI, Query
 from ninja.errors import ValidationError
 from ninja.openapi.docs import Swagger
 
+from leaderboards.api import papers as papers_router
 from leaderboards.api import schemas
-from leaderboards.api.ranking import best_ranks
-from leaderboards.models import Area, Dataset, Leaderboard, Metric, MetricValue, Paper, Row, Task
+from leaderboards.api.lists import (
+    LIST_ERRORS,
+    NOT_FOUND,
+    IntegerId,
+    NotFound,
+    Slug,
+    code_links,
+    filtered,
+    get,
+    paginate,
+    papers,
+    rank,
+    results,
+)
+from leaderboards.models import (
+    Area,
+    Dataset,
+    Leaderboard,
+    Metric,
+    Paper,
+    PaperRepository,
+    Row,
+    Task,
+)
 from leaderboards.web.limiter import expensive, take_slot
-
-
-class NotFound(LookupError):
-    pass
 
 
 class ReadOnlyAPI(NinjaAPI):
@@ -51,11 +72,6 @@ api = ReadOnlyAPI(
     docs=Swagger(settings={"validatorUrl": None, "deepLinking": False}),
 )
 
-LIST_ERRORS = {400: schemas.Error, 404: schemas.Error}
-NOT_FOUND = {404: schemas.Error}
-Slug = Path(..., pattern=schemas.SLUG)
-IntegerId = Path(..., ge=1)
-
 
 def _error(request, status, message):
     return api.create_response(request, {"error": message}, status=status)
@@ -79,71 +95,12 @@ def _not_found(request, error):
     return _error(request, 404, str(error) or "Not found.")
 
 
-def _page_url(request, page):
-    if page is None:
-        return None
-    query = request.GET.copy()
-    query["page"] = str(page)
-    return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
-
-
-def paginate(request, queryset, pages, batch=None):
-    """One page of `queryset` as PwC's envelope; `batch(items)` may annotate the page's items."""
-    page, per_page = pages.page, pages.items_per_page
-    count = queryset.count()
-    last = max(1, -(-count // per_page))
-    if page > last:
-        raise NotFound(f"Invalid page: {page} (there are {last})")
-    items = list(queryset[(page - 1) * per_page : page * per_page])
-    if batch:
-        batch(items)
-    return {
-        "count": count,
-        "next": _page_url(request, page + 1 if page < last else None),
-        "previous": _page_url(request, page - 1 if page > 1 else None),
-        "results": items,
-    }
-
-
-def _named(queryset, filters, field="name"):
-    if filters.q:
-        queryset = queryset.filter(**{f"{field}__icontains": filters.q})
-    if filters.name is not None:
-        queryset = queryset.filter(**{field: filters.name})
-    return queryset
-
-
-def _get(queryset, **lookup):
-    try:
-        return queryset.get(**lookup)
-    except queryset.model.DoesNotExist:
-        raise NotFound(f"No {queryset.model._meta.verbose_name} with that id.") from None
+def _named(queryset, filters):
+    return filtered(queryset, filters, q="name__icontains", name="name")
 
 
 def _evaluations(queryset):
     return queryset.titled().without_blocks().order_by("slug")
-
-
-def _results(queryset):
-    return (
-        queryset.shown()
-        .select_related("paper", "leaderboard")
-        .without_blocks()
-        .prefetch_related(
-            Prefetch(
-                "values",
-                queryset=MetricValue.objects.select_related("metric").order_by("position"),
-            )
-        )
-        .order_by("leaderboard__slug", "rank")
-    )
-
-
-def _rank(rows):
-    """Give each row its `best` (rank, metric name) or None: see ranking.best_ranks."""
-    ranks = best_ranks(rows)
-    for row in rows:
-        row.best = ranks.get(row.pk)
 
 
 # The root ------------------------------------------------------------------
@@ -177,13 +134,13 @@ def area_list(request, filters: Query[schemas.Named], pages: Query[schemas.PageQ
 
 @api.get("/areas/{id}/", response={200: schemas.Area, **NOT_FOUND})
 def area_detail(request, id: str = Slug):
-    return _get(Area.objects, slug=id)
+    return get(Area.objects, slug=id)
 
 
 @api.get("/areas/{id}/tasks/", response={200: schemas.Page[schemas.Task], **LIST_ERRORS})
 def area_tasks(request, pages: Query[schemas.PageQuery], id: str = Slug):
-    area = _get(Area.objects, slug=id)
-    return paginate(request, area.tasks.order_by("name"), pages)
+    area = get(Area.objects, slug=id)
+    return paginate(request, area.tasks.order_by("name", "slug"), pages)
 
 
 # Tasks ---------------------------------------------------------------------
@@ -191,12 +148,12 @@ def area_tasks(request, pages: Query[schemas.PageQuery], id: str = Slug):
 
 @api.get("/tasks/", response={200: schemas.Page[schemas.Task], **LIST_ERRORS})
 def task_list(request, filters: Query[schemas.Named], pages: Query[schemas.PageQuery]):
-    return paginate(request, _named(Task.objects.order_by("name"), filters), pages)
+    return paginate(request, _named(Task.objects.order_by("name", "slug"), filters), pages)
 
 
 @api.get("/tasks/{id}/", response={200: schemas.Task, **NOT_FOUND})
 def task_detail(request, id: str = Slug):
-    return _get(Task.objects, slug=id)
+    return get(Task.objects, slug=id)
 
 
 @api.get(
@@ -204,8 +161,30 @@ def task_detail(request, id: str = Slug):
     response={200: schemas.Page[schemas.EvaluationTable], **LIST_ERRORS},
 )
 def task_evaluations(request, pages: Query[schemas.PageQuery], id: str = Slug):
-    task = _get(Task.objects, slug=id)
+    task = get(Task.objects, slug=id)
     return paginate(request, _evaluations(task.leaderboards.all()), pages)
+
+
+@api.get("/tasks/{id}/parents/", response={200: schemas.Page[schemas.Task], **LIST_ERRORS})
+def task_parents(request, pages: Query[schemas.PageQuery], id: str = Slug):
+    """The task this one is a subtask of (one at most here)."""
+    task = get(Task.objects, slug=id)
+    return paginate(request, Task.objects.filter(subtasks=task).order_by("name", "slug"), pages)
+
+
+@api.get("/tasks/{id}/children/", response={200: schemas.Page[schemas.Task], **LIST_ERRORS})
+def task_children(request, pages: Query[schemas.PageQuery], id: str = Slug):
+    task = get(Task.objects, slug=id)
+    return paginate(request, task.subtasks.order_by("name", "slug"), pages)
+
+
+@api.get("/tasks/{id}/papers/", response={200: schemas.Page[schemas.Paper], **LIST_ERRORS})
+def task_papers(request, pages: Query[schemas.PageQuery], id: str = Slug):
+    """Papers the papers file files under the task, and those with results on its boards."""
+    task = get(Task.objects, slug=id)
+    named = Paper.tasks.through.objects.filter(task=task, paper=OuterRef("pk"))
+    measured = Row.objects.shown().filter(leaderboard__task=task, paper=OuterRef("pk"))
+    return paginate(request, papers(Paper.objects.filter(Exists(named) | Exists(measured))), pages)
 
 
 # Datasets ------------------------------------------------------------------
@@ -213,15 +192,19 @@ def task_evaluations(request, pages: Query[schemas.PageQuery], id: str = Slug):
 
 @api.get("/datasets/", response={200: schemas.Page[schemas.Dataset], **LIST_ERRORS})
 def dataset_list(request, filters: Query[schemas.DatasetQuery], pages: Query[schemas.PageQuery]):
-    datasets = _named(Dataset.objects.order_by("name"), filters)
-    if filters.full_name is not None:
-        datasets = datasets.filter(full_name=filters.full_name)
+    datasets = filtered(
+        Dataset.objects.order_by("name", "slug"),
+        filters,
+        q="name__icontains",
+        name="name",
+        full_name="full_name",
+    )
     return paginate(request, datasets, pages)
 
 
 @api.get("/datasets/{id}/", response={200: schemas.Dataset, **NOT_FOUND})
 def dataset_detail(request, id: str = Slug):
-    return _get(Dataset.objects, slug=id)
+    return get(Dataset.objects, slug=id)
 
 
 @api.get(
@@ -229,34 +212,8 @@ def dataset_detail(request, id: str = Slug):
     response={200: schemas.Page[schemas.EvaluationTable], **LIST_ERRORS},
 )
 def dataset_evaluations(request, pages: Query[schemas.PageQuery], id: str = Slug):
-    dataset = _get(Dataset.objects, slug=id)
+    dataset = get(Dataset.objects, slug=id)
     return paginate(request, _evaluations(dataset.leaderboards.all()), pages)
-
-
-# Papers --------------------------------------------------------------------
-
-
-@api.get("/papers/", response={200: schemas.Page[schemas.Paper], **LIST_ERRORS})
-def paper_list(request, filters: Query[schemas.PaperQuery], pages: Query[schemas.PageQuery]):
-    papers = Paper.objects.order_by("-date", "title", "pk")
-    if filters.q:
-        papers = papers.filter(title__icontains=filters.q)
-    for name in ("arxiv_id", "title"):
-        value = getattr(filters, name)
-        if value is not None:
-            papers = papers.filter(**{name: value})
-    return paginate(request, papers, pages)
-
-
-@api.get("/papers/{id}/", response={200: schemas.Paper, **NOT_FOUND})
-def paper_detail(request, id: str = Slug):
-    return _get(Paper.objects, slug=id)
-
-
-@api.get("/papers/{id}/results/", response={200: schemas.Page[schemas.Result], **LIST_ERRORS})
-def paper_results(request, pages: Query[schemas.PageQuery], id: str = Slug):
-    paper = _get(Paper.objects, slug=id)
-    return paginate(request, _results(paper.rows.all()), pages, _rank)
 
 
 # Evaluation tables ------------------------------------------------------------
@@ -269,34 +226,34 @@ def evaluation_list(request, pages: Query[schemas.PageQuery]):
 
 @api.get("/evaluations/{id}/", response={200: schemas.EvaluationTable, **NOT_FOUND})
 def evaluation_detail(request, id: str = Slug):
-    return _get(_evaluations(Leaderboard.objects), slug=id)
+    return get(_evaluations(Leaderboard.objects), slug=id)
 
 
 @api.get("/evaluations/{id}/metrics/", response={200: schemas.Page[schemas.Metric], **LIST_ERRORS})
 def evaluation_metrics(request, pages: Query[schemas.PageQuery], id: str = Slug):
-    board = _get(Leaderboard.objects.without_blocks(), slug=id)
+    board = get(Leaderboard.objects.without_blocks(), slug=id)
     return paginate(request, board.metrics.order_by("position"), pages)
 
 
 @api.get("/evaluations/{id}/metrics/{metric_id}/", response={200: schemas.Metric, **NOT_FOUND})
 def evaluation_metric_detail(request, id: str = Slug, metric_id: int = IntegerId):
-    board = _get(Leaderboard.objects.without_blocks(), slug=id)
-    return _get(Metric.objects, leaderboard=board, pk=metric_id)
+    board = get(Leaderboard.objects.without_blocks(), slug=id)
+    return get(Metric.objects, leaderboard=board, pk=metric_id)
 
 
 @api.get("/evaluations/{id}/results/", response={200: schemas.Page[schemas.Result], **LIST_ERRORS})
 @expensive
 def evaluation_results(request, pages: Query[schemas.PageQuery], id: str = Slug):
-    board = _get(Leaderboard.objects.without_blocks(), slug=id)
+    board = get(Leaderboard.objects.without_blocks(), slug=id)
     take_slot(board.row_count)
-    return paginate(request, _results(board.rows.all()), pages, _rank)
+    return paginate(request, results(board.rows.all()), pages, rank)
 
 
 @api.get("/evaluations/{id}/results/{result_id}/", response={200: schemas.Result, **NOT_FOUND})
 def evaluation_result_detail(request, id: str = Slug, result_id: int = IntegerId):
-    board = _get(Leaderboard.objects.without_blocks(), slug=id)
-    row = _get(_results(Row.objects.filter(leaderboard=board)), pk=result_id)
-    _rank([row])
+    board = get(Leaderboard.objects.without_blocks(), slug=id)
+    row = get(results(Row.objects.filter(leaderboard=board)), pk=result_id)
+    rank([row])
     return row
 
 
@@ -305,7 +262,11 @@ def evaluation_result_detail(request, id: str = Slug, result_id: int = IntegerId
 
 @api.get("/search/", response={200: schemas.Page[schemas.SearchHit], **LIST_ERRORS})
 def search(request, filters: Query[schemas.SearchQuery], pages: Query[schemas.PageQuery]):
-    papers = Paper.objects.order_by("-date", "title", "pk")
-    if filters.q:
-        papers = papers.filter(title__icontains=filters.q)
-    return paginate(request, papers, pages)
+    found = filtered(Paper.objects, filters, q="title__icontains")
+    first_code = Prefetch(
+        "code_links", queryset=code_links(PaperRepository.objects), to_attr="first_code"
+    )
+    return paginate(request, papers(found).prefetch_related(first_code), pages)
+
+
+api.add_router("", papers_router.router)

@@ -17,9 +17,21 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
 
+from leaderboards.api.lists import repositories
 from leaderboards.ingest.loader import Loader
-from leaderboards.models import Area, Dataset, Leaderboard, Metric, Paper, Row, Task
-from tests.helpers import SEED_FILE
+from leaderboards.models import (
+    Area,
+    Author,
+    Conference,
+    Dataset,
+    Leaderboard,
+    Method,
+    Metric,
+    Paper,
+    Proceeding,
+    Row,
+    Task,
+)
 from tools.synthetic_pages import generate_pages
 
 # Read at collection time, when the database is closed to tests: the description
@@ -29,25 +41,46 @@ from tools.synthetic_pages import generate_pages
 with override_settings(SOTASITE_PAGE_CACHE=False):
     schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", WSGIHandler())
 
-# A random slug nearly always misses; ids that exist get the 200 bodies checked too.
+# A random slug nearly always misses; ids that exist get the 200 bodies checked too
+# (ids of what is shown: a withheld paper's is a 404 as an unknown one is).
 REAL_IDS = {
     "areas": lambda: Area.objects.values_list("slug", flat=True),
     "tasks": lambda: Task.objects.values_list("slug", flat=True),
     "datasets": lambda: Dataset.objects.values_list("slug", flat=True),
-    "papers": lambda: Paper.objects.values_list("slug", flat=True),
+    "papers": lambda: Paper.objects.filter(withheld=False).values_list("slug", flat=True),
     "evaluations": lambda: Leaderboard.objects.values_list("slug", flat=True),
+    "authors": lambda: (
+        Author.objects.filter(authorships__paper__withheld=False)
+        .distinct()
+        .values_list("slug", flat=True)
+    ),
+    "conferences": lambda: Conference.objects.values_list("slug", flat=True),
+    "methods": lambda: Method.objects.shown().values_list("slug", flat=True),
 }
-REAL_PAIRS = {
-    "result_id": lambda: Row.objects.values_list("leaderboard__slug", "pk"),
-    "metric_id": lambda: Metric.objects.values_list("leaderboard__slug", "pk"),
+# Paths of more than one id: each set of path parameters a stored object gives.
+REAL_PARAMETERS = {
+    "result_id": lambda: [
+        {"id": slug, "result_id": pk}
+        for slug, pk in Row.objects.values_list("leaderboard__slug", "pk")
+    ],
+    "metric_id": lambda: [
+        {"id": slug, "metric_id": pk}
+        for slug, pk in Metric.objects.values_list("leaderboard__slug", "pk")
+    ],
+    "proceeding_id": lambda: [
+        {"id": slug, "proceeding_id": proceeding}
+        for slug, proceeding in Proceeding.objects.values_list("conference__slug", "slug")
+    ],
+    "name": lambda: list(repositories().values("owner", "name")),
+    "owner": lambda: list(repositories().values("owner")),
 }
 
 
 def _stored(path_parameters, path):
     """Path parameters of the same shape that name stored objects (a few)."""
-    for name, pairs in REAL_PAIRS.items():
+    for name, stored in REAL_PARAMETERS.items():
         if name in path_parameters:
-            return [{"id": slug, name: pk} for slug, pk in pairs()[:20]]
+            return stored()[:20]
     return [{"id": slug} for slug in REAL_IDS[path.strip("/").split("/")[0]]()[:20]]
 
 
@@ -66,9 +99,8 @@ def flatmap_case(context, case):
 
 
 @pytest.fixture
-def api_data(db):
+def api_data(catalogue):
     loader = Loader()
-    loader.load([SEED_FILE])
     loader.load_pages([(f"generated-{i}", page) for i, page in enumerate(generate_pages(4, 9))])
     assert not loader.report.failed
     # Django's test client keeps the test's connection across a request; a bare
@@ -93,7 +125,7 @@ def test_api_conforms_to_its_description(case, api_data):
 def test_the_stored_ids_the_run_draws_answer_200(client, api_data):
     """Else the run would check only 404 bodies, and pass as well."""
     paths = [path for path in schema.raw_schema["paths"] if "{" in path]
-    assert len(paths) == 13
+    assert len(paths) == 30
     for path in paths:
         stored = _stored(dict.fromkeys(re.findall(r"{(\w+)}", path)), path)
         assert stored, path
