@@ -106,7 +106,12 @@ def test_a_tasks_editor_text_is_held_to_the_rule(seeded, editor_client):
     task = Task.objects.get()
     response = editor_client.post(
         admin_url(Task, "change", task.pk),
-        {"editor_description": "Better\x01 words.", "editor_note": "", "parent": "", "_save": "Save"},
+        {
+            "editor_description": "Better\x01 words.",
+            "editor_note": "",
+            "parent": "",
+            "_save": "Save",
+        },
     )
     assert response.status_code == 200
     assert CONTROL in response.content.decode()
