@@ -6,6 +6,7 @@ import uuid
 
 import pytest
 from django.core.management import call_command
+from hypothesis import settings as hypothesis_settings
 
 from tests.helpers import (
     ARTIFACTS,
@@ -16,6 +17,11 @@ from tests.helpers import (
     SEED_SLUG,
     board_with_metrics,
 )
+
+# Property tests draw the same examples on every run, so CI is deterministic, and keep
+# no example database (.hypothesis/) in the checkout.
+hypothesis_settings.register_profile("sotasite", database=None, derandomize=True)
+hypothesis_settings.load_profile("sotasite")
 
 # Playwright's sync API runs an event loop in the test thread; Django refuses
 # database access from a thread with a running loop unless told it is safe.

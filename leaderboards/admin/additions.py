@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from leaderboards import record
+from leaderboards.admin.forms import EditorLimits
 from leaderboards.format.rules import http_url
 from leaderboards.models import (
     EditorAddition,
@@ -35,7 +36,7 @@ VALUE_PREFIX = "value_"
 PROMOTED = {"model": "model", "paper": "paper_title", "title": "paper_title", "code": "code"}
 
 
-class AdditionForm(forms.ModelForm):
+class AdditionForm(EditorLimits, forms.ModelForm):
     """The board's metrics become one text box each, values kept as typed."""
 
     metric_names = ()
@@ -308,7 +309,7 @@ class EditorAdditionAdmin(admin.ModelAdmin):
         )
 
 
-class WithholdForm(forms.Form):
+class WithholdForm(EditorLimits, forms.Form):
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
         help_text="Shown in the public record of editorial changes; the result's content is not.",

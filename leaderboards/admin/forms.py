@@ -1,12 +1,69 @@
-"""The forms: hidden keys posted back, so a form opened before a re-load finds its object;
-the reasons every decision on the catalogue asks for."""
+"""The forms: editors' input held to a page file's limits; hidden keys posted back.
+
+What an editor types is stored and served as a page file's text is, so it is
+held to the same rules (issue #32): at most MAX_STRING characters, the one
+character rule every writer needs, dates within the range a page may state.
+Hidden keys are posted back, so a form opened before a re-load finds its object; every
+decision on the catalogue asks for a reason.
+"""
 
 import json
 
 from django import forms
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
 from django.forms.models import BaseInlineFormSet
 
 from leaderboards.curation import CodeDecision
+from leaderboards.format.page import MAX_STRING, PageError, check_day
+from leaderboards.format.rules import text_problem
+
+
+def storable_text(value):
+    """The character rule of stored text (rules.text_problem), as a form validator."""
+    if problem := text_problem(value):
+        raise ValidationError(f"This text {problem}; remove it and save again.")
+
+
+def day_in_range(value):
+    """The date range a page file may state (page.check_day), as a form validator."""
+    try:
+        check_day(value, "date")
+    except PageError as error:
+        raise ValidationError(f"The {error.message}: a page file could not carry it.") from None
+
+
+TOO_LONG = MaxLengthValidator(
+    MAX_STRING,
+    message=f"At most {MAX_STRING:,} characters, as in a page file; this has %(show_value)d.",
+)
+
+
+def held_to_limits(field):
+    """An editor's form field held to a page file's limits; hidden fields are left alone.
+
+    A hidden key echoes stored text, which may predate the rules: refusing it
+    would leave that object beyond any editor's reach.
+    """
+    if field is None or field.widget.is_hidden:
+        return field
+    if isinstance(field, forms.CharField):
+        if field.max_length is None or field.max_length > MAX_STRING:
+            field.max_length = MAX_STRING
+            field.validators.append(TOO_LONG)
+        field.validators.append(storable_text)
+    elif isinstance(field, forms.DateField):
+        field.validators.append(day_in_range)
+    return field
+
+
+class EditorLimits:
+    """A form mixin: every field an editor fills held to a page file's limits."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            held_to_limits(field)
 
 
 class PostedBack(forms.CharField):
@@ -90,7 +147,7 @@ class MetricFormSet(BaseInlineFormSet):
             )
 
 
-class WithholdForm(forms.Form):
+class WithholdForm(EditorLimits, forms.Form):
     """The reason asked before rows are withheld (added results have their own, in additions)."""
 
     reason = forms.CharField(
@@ -99,7 +156,7 @@ class WithholdForm(forms.Form):
     )
 
 
-class ReasonForm(forms.Form):
+class ReasonForm(EditorLimits, forms.Form):
     """The reason asked before a decision on papers, their code or methods."""
 
     reason = forms.CharField(
@@ -116,7 +173,7 @@ def decision_reason():
     )
 
 
-class DescriptionForm(forms.ModelForm):
+class DescriptionForm(EditorLimits, forms.ModelForm):
     """A method's or dataset's description, corrected with a reason.
 
     The editor's text the form showed is posted back, so a save over another
@@ -153,7 +210,7 @@ class DescriptionForm(forms.ModelForm):
         return cleaned
 
 
-class CodeLinkForm(forms.ModelForm):
+class CodeLinkForm(EditorLimits, forms.ModelForm):
     """An editor's word on a paper's link to a repository, with a reason."""
 
     decision = forms.ChoiceField(

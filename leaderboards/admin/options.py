@@ -18,6 +18,7 @@ from django.utils.html import format_html, format_html_join
 
 from leaderboards import curation, decisions
 from leaderboards.admin.deletes import FiguresKeptOnDelete
+from leaderboards.admin.forms import held_to_limits
 from leaderboards.admin.queue import BUSY
 from leaderboards.models import Direction
 
@@ -99,7 +100,7 @@ class CuratedAdmin(FiguresKeptOnDelete, admin.ModelAdmin):
         if db_field.name.startswith("editor_") and db_field.null and isinstance(db_field, texts):
             # An emptied box means "no correction: show the file's text".
             kwargs["empty_value"] = None
-        return super().formfield_for_dbfield(db_field, request, **kwargs)
+        return held_to_limits(super().formfield_for_dbfield(db_field, request, **kwargs))
 
     def history_entries(self, obj):
         content_type = ContentType.objects.get_for_model(obj, for_concrete_model=False)

@@ -23,6 +23,7 @@ from django.urls import reverse
 
 from leaderboards import decisions
 from leaderboards.admin.directions import affected, queue, suggest_direction
+from leaderboards.admin.forms import EditorLimits
 from leaderboards.models import Direction, Metric
 
 PAGE_SIZE = 50
@@ -57,7 +58,7 @@ class Choice:
 DECISIONS = ("accept", "reject", Direction.HIGHER.value, Direction.LOWER.value)
 
 
-class DecideForm(forms.Form):
+class DecideForm(EditorLimits, forms.Form):
     name = forms.CharField(max_length=NAME_LENGTH, widget=forms.HiddenInput, strip=False)
     decision = forms.ChoiceField(choices=[(d, d) for d in DECISIONS], widget=forms.HiddenInput)
     reason = forms.CharField(

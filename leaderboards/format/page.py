@@ -5,7 +5,8 @@ the JSON path and what is wrong there; nothing here touches the database.
 
 Every value that passes can be stored and served again: besides the shape
 SPEC 1 asks for, `check_values` refuses what a database or Python cannot hold
-or re-encode (see the limits below), wherever in the file it stands.
+or re-encode (see the limits below), and any string breaking the character
+rule every writer needs (rules.text_problem), wherever in the file it stands.
 """
 
 import datetime
@@ -133,9 +134,8 @@ def _string(value, path, nullable=False, non_empty=False, column=None):
         raise PageError(path, "must not be empty")
     if len(value) > MAX_STRING:
         raise PageError(path, f"string of {len(value):,} characters is over {MAX_STRING:,}")
-    if "\x00" in value:
-        # PostgreSQL text cannot hold NUL.
-        raise PageError(path, "contains a NUL character")
+    if problem := rules.text_problem(value):
+        raise PageError(path, problem)
     if column is not None:
         check_length(value, path, column)
     return value
@@ -143,10 +143,7 @@ def _string(value, path, nullable=False, non_empty=False, column=None):
 
 def check_text(value, path, column=None):
     """A string a text column can hold, checked as a page's text fields are."""
-    _string(value, path, column=column)
-    if problem := _problem(value):
-        raise PageError(path, problem)
-    return value
+    return _string(value, path, column=column)
 
 
 def check_length(text, path, column):
@@ -201,8 +198,16 @@ def parse_date(value, path):
         raise PageError(
             path, f"expected a date YYYY-MM-DD or null, found {_short(text)!r}"
         ) from None
+    return check_day(day, path)
+
+
+def check_day(day, path):
+    """A date within the range a page may state (EARLIEST to LATEST), or PageError.
+
+    Editors' dates are held to it too, so what they add loads again.
+    """
     if not EARLIEST.date() <= day <= LATEST.date():
-        raise PageError(path, f"date {text} is outside {_range_text()}")
+        raise PageError(path, f"date {day.isoformat()} is outside {_range_text()}")
     return day
 
 
@@ -479,6 +484,10 @@ def read_page(data):
     return CheckedPage(page, hashlib.sha256(data).hexdigest(), warnings)
 
 
+# The character rule's search (rules.UNSTORABLE), bound once: the walk below
+# calls it for every string of a file.
+_unstorable = rules.UNSTORABLE.search
+
 _NOT_FINITE = "is not a finite number; a page's JSON cannot carry it"
 
 
@@ -557,7 +566,7 @@ def check_values(page):
             raise PageError(json_path(keys), f"nested deeper than {MAX_DEPTH} levels")
         if isinstance(container, dict):
             for key in container:
-                if type(key) is str and key.isascii():
+                if type(key) is str and not _unstorable(key):
                     continue  # nearly every key: checked inline, as values are below
                 # A bad key is named by its object's path: the key itself may not print.
                 if problem := _problem(key):
@@ -572,7 +581,7 @@ def check_values(page):
             if kind is dict or kind is list:
                 nested.append(((*keys, key), item))
             elif (
-                (kind is str and item.isascii())
+                (kind is str and not _unstorable(item))
                 or (kind is int and INTEGER_RANGE[0] <= item <= INTEGER_RANGE[1])
                 or kind is bool
                 or item is None
@@ -594,11 +603,7 @@ def json_path(keys):
 def _problem(value):
     """Why a scalar (or key) cannot be stored and re-encoded; None if it can."""
     if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return "contains a lone surrogate: not valid Unicode"
-        return None
+        return rules.text_problem(value)
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int):

@@ -218,8 +218,28 @@ def stored_keys(rows):
 
 # What stored text may hold: everything every writer (HTML, JSON, CSV, Atom,
 # SVG, sitemap XML) can carry. XML 1.0 forbids the C0 controls but tab, newline
-# and carriage return, and UTF-8 cannot encode a lone surrogate.
-_UNSTORABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
+# and carriage return, and UTF-8 cannot encode a lone surrogate. Page files and
+# editors' forms are refused a string breaking it (text_problem), the archive's
+# records get the character replaced (storable_text), and the XML writers
+# replace it in what an older build stored (xml_text).
+UNSTORABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
+
+
+def text_problem(text):
+    """Why stored text may not hold this string, naming its first bad character; None if it may."""
+    match = UNSTORABLE.search(text)
+    if match is None:
+        return None
+    char = match.group()
+    if char == "\x00":
+        # PostgreSQL text cannot hold NUL either.
+        return "contains a NUL character"
+    if char >= "\ud800":
+        return "contains a lone surrogate: not valid Unicode"
+    return (
+        f"contains the control character U+{ord(char):04X}, which stored text may not hold "
+        "(only tab, newline and carriage return)"
+    )
 
 
 def storable_text(text):
@@ -233,7 +253,18 @@ def storable_text(text):
         count += 1
         return " " if match.group() < "\ud800" else "\ufffd"
 
-    return _UNSTORABLE.sub(replace, text), count
+    return UNSTORABLE.sub(replace, text), count
+
+
+def xml_text(text):
+    """Text an XML 1.0 writer can carry: storable_text() without the count.
+
+    For what is already stored, which an older build or a hand may have
+    written past the rule: a feed or badge answers for it, never fails.
+    """
+    if not isinstance(text, str) or UNSTORABLE.search(text) is None:
+        return text
+    return storable_text(text)[0]
 
 
 def storable(value):

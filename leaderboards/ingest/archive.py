@@ -29,7 +29,7 @@ from django.utils.text import slugify
 
 from leaderboards.format import derive
 from leaderboards.format.page import MAX_DEPTH, PageError, Refused, check_text, parse_date, slug_of
-from leaderboards.format.rules import arxiv_id, free_slug, paper_key, slug_for
+from leaderboards.format.rules import arxiv_id, free_slug, paper_key, slug_for, storable
 from leaderboards.ingest.loader import check_built
 from leaderboards.ingest.sources import Catalogue, Entry, Problem, Source
 from leaderboards.ingest.writer import Writer
@@ -291,6 +291,9 @@ class Importer:
 
     def _sources(self, tasks):
         for index, task in enumerate(tasks):
+            # The archive's text, like its records', gets each character the
+            # rule forbids replaced (PwC's tables carry stray U+0002/U+0003).
+            task, _ = storable(task)
             tree = Catalogue()
             yield from self._task_pages(task, [], [], tree)
             if tree.tasks or tree.datasets:

@@ -217,14 +217,22 @@ class Writer:
         checked, catalogue_only = self._read_chunk(sources)
         if not checked and not catalogue_only:
             return
+        # A chunk's pages are counted as each batch is written, but stored only
+        # when the chunk commits: a chunk that fails after (a full disk at its
+        # last statement or its commit) takes its counts back with its pages.
+        counted = (self.report.created, self.report.updated)
         try:
             with transaction.atomic():
                 stored = _locked_boards(checked)
                 self._write_newer(checked, catalogue_only, stored)
         except DatabaseError as error:
+            self.report.created, self.report.updated = counted
             # Anything else the chunk wrote (its marker) found the disk full.
             if is_disk_full(error):
                 raise DiskFull(_disk_full_message(_names(checked), error)) from error
+            raise
+        except DiskFull:
+            self.report.created, self.report.updated = counted
             raise
 
     def _write_newer(self, checked, catalogue_only, stored):

@@ -1,11 +1,15 @@
 """Badges for READMEs: a small two-part SVG image, label on grey, message on colour.
 
-Every text is escaped and cut to a length (with an ellipsis), so a model
-named with markup or at great length still makes a valid, readable image.
+Every text is escaped, cut to a length (with an ellipsis) and rid of what
+XML 1.0 cannot carry (rules.xml_text: text stored before the character rule
+may hold a control), so a model named with markup, at great length or with a
+stray control character still makes a valid, readable image.
 Nothing but shapes and text: no script, no style, no link.
 """
 
 from django.utils.html import format_html
+
+from leaderboards.format.rules import xml_text
 
 # Verdana at 11px averages about 7px a character; wide enough for capitals.
 CHAR_WIDTH = 7
@@ -18,7 +22,7 @@ GREY, GREEN, BLUE = "#555", "#2e7d32", "#1f6feb"
 
 def shorten(text, limit):
     """The text on one line, cut to `limit` characters with an ellipsis when longer."""
-    text = " ".join(str(text).split())
+    text = " ".join(xml_text(str(text)).split())
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 

@@ -1,4 +1,9 @@
-"""Atom feeds: the newest results, by paper date; the editors' changes, newest first."""
+"""Atom feeds: the newest results, by paper date; the editors' changes, newest first.
+
+XML 1.0 cannot carry a C0 control. Page files and editors' forms may not give
+one now, but text stored before that rule may hold one: the feeds replace it
+(rules.xml_text) rather than fail every reader.
+"""
 
 from datetime import UTC, datetime, time
 from urllib.parse import urlencode
@@ -8,14 +13,31 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
-from leaderboards.format.rules import paper_name
+from leaderboards.format.rules import paper_name, xml_text
 from leaderboards.models import EditorialChange, Leaderboard, Row
 
 ITEMS = 50
 
 
+def _xml(value):
+    """Every string in a feed's or item's fields made XML 1.0, in lists and tuples too."""
+    if isinstance(value, list | tuple):
+        return type(value)(_xml(item) for item in value)
+    return xml_text(value)
+
+
+class XmlSafeAtom1Feed(Atom1Feed):
+    """Atom whatever the stored text holds: each field passes through rules.xml_text."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*_xml(args), **{name: _xml(value) for name, value in kwargs.items()})
+
+    def add_item(self, *args, **kwargs):
+        super().add_item(*_xml(args), **{name: _xml(value) for name, value in kwargs.items()})
+
+
 class NewestResultsFeed(Feed):
-    feed_type = Atom1Feed
+    feed_type = XmlSafeAtom1Feed
     title = "Newest results · sotasite"
     subtitle = "The newest results on the leaderboards, by the date of their paper."
 
@@ -49,7 +71,7 @@ class NewestResultsFeed(Feed):
 class EditorialChangesFeed(Feed):
     """The record of /changes/ as a feed; `?board=<slug>` keeps to one board, as the page does."""
 
-    feed_type = Atom1Feed
+    feed_type = XmlSafeAtom1Feed
 
     def get_object(self, request):
         slug = request.GET.get("board")

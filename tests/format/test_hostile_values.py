@@ -222,8 +222,29 @@ def test_an_archive_paper_url_with_an_overlong_arxiv_id_imports(db, tmp_path):
     assert (paper.url, paper.arxiv_id) == (url, "")
 
 
+# Past a page's text limit: what the archive's text cannot be, once its characters
+# are made storable.
+LONG = "x" * 100_001
+TOO_LONG = "string of 100,001 characters is over 100,000"
+
+
+def test_archive_text_has_the_characters_the_rule_forbids_replaced(db, tmp_path):
+    """PwC's tables carry stray U+0002 and U+0003: replaced by a space, as in its records."""
+    from tests.helpers import row, table, task
+
+    odd = task("Odd\x02 task", [table("PTB\x03", [row("A\x00B", {"F1": "1"})])])
+    odd["description"] = "About\x0c this"
+    path = tmp_path / "archive.json"
+    path.write_text(json.dumps([odd]))
+    call_command("import_pwc", str(path), "--snapshot=2025-07-28", stdout=io.StringIO())
+    board = Leaderboard.objects.get()
+    assert (board.task.name, board.task.description) == ("Odd  task", "About  this")
+    assert board.dataset.name == "PTB "
+    assert list(board.rows.values_list("model", flat=True)) == ["A B"]
+
+
 def test_archive_details_that_cannot_be_stored_are_reported_and_the_rest_imports(db, tmp_path):
-    """A task or dataset whose details hold a NUL is reported by name, and not written.
+    """A task or dataset whose details cannot be stored is reported by name, and not written.
 
     Before, its tables were refused but the details were written after every
     page, and on PostgreSQL the whole import failed there.
@@ -231,11 +252,11 @@ def test_archive_details_that_cannot_be_stored_are_reported_and_the_rest_imports
     from tests.helpers import row, table, task
 
     nul = task("Nul task", [table("PTB", [row("A", {"F1": "1"})])])
-    nul["description"] = "About\x00"
+    nul["description"] = LONG
     linked_data = table("WSJ", [row("B", {"F1": "2"})])
-    linked_data["dataset_links"] = [{"title": "home", "url": "https://example.org/\x00"}]
+    linked_data["dataset_links"] = [{"title": "home", "url": f"https://example.org/{LONG}"}]
     link = task("Linked", [table("CTB", [row("C", {"F1": "3"})])])
-    link["source_link"] = {"url": "https://example.org/\x00"}
+    link["source_link"] = {"url": f"https://example.org/{LONG}"}
     good = task("Parsing", [table("Penn", [row("D", {"F1": "4"})]), linked_data])
     path = tmp_path / "archive.json"
     path.write_text(json.dumps([nul, link, good]))
@@ -245,9 +266,9 @@ def test_archive_details_that_cannot_be_stored_are_reported_and_the_rest_imports
             "import_pwc", str(path), "--snapshot=2025-07-28", stdout=io.StringIO(), stderr=err
         )
     lines = err.getvalue().splitlines()
-    assert "archive task 'Nul task': description: contains a NUL character" in lines
-    assert "archive task 'Linked': source_link: contains a NUL character" in lines
-    assert "archive dataset 'WSJ': url: contains a NUL character" in lines
+    assert f"archive task 'Nul task': description: {TOO_LONG}" in lines
+    assert "archive task 'Linked': source_link: string of 100,021 characters" in "\n".join(lines)
+    assert "archive dataset 'WSJ': url: string of 100,021 characters" in "\n".join(lines)
     assert list(Leaderboard.objects.values_list("slug", flat=True)) == ["parsing-on-penn"]
     assert list(Task.objects.values_list("name", flat=True)) == ["Parsing"]
 
@@ -257,7 +278,7 @@ def test_archive_subdatasets_of_a_dataset_that_cannot_be_stored_still_import(db,
 
     child = table("Dev", [row("A", {"F1": "1"})])
     parent = table("PTB", [row("B", {"F1": "2"})], sub=[child])
-    parent["description"] = "\x00"
+    parent["description"] = LONG
     odd = table("WSJ", [row("C", {"F1": "3"})])
     odd["dataset"] = ["not", "a", "name"]
     path = tmp_path / "archive.json"
@@ -268,7 +289,7 @@ def test_archive_subdatasets_of_a_dataset_that_cannot_be_stored_still_import(db,
             "import_pwc", str(path), "--snapshot=2025-07-28", stdout=io.StringIO(), stderr=err
         )
     lines = err.getvalue().splitlines()
-    assert "archive dataset 'PTB': description: contains a NUL character" in lines
+    assert f"archive dataset 'PTB': description: {TOO_LONG}" in lines
     assert "archive task 'Parsing': dataset: expected a name, not a value" in lines
     dev = Leaderboard.objects.get(dataset__name="PTB (Dev)")
     assert dev.dataset.parent is None

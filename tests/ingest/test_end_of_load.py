@@ -284,6 +284,32 @@ def test_a_full_disk_in_a_chunk_rolls_it_back_and_stops_the_load(
     assert report.created == CHUNK
 
 
+def test_a_chunk_that_fails_after_its_pages_were_written_is_not_counted(
+    db, tmp_path, seed_page, monkeypatch
+):
+    """Issue #32: a full disk at a chunk's last statement (on SQLite, often its commit)
+    once left the summary counting the chunk's pages as created."""
+    import sqlite3
+
+    folder = tmp_path / "pages"
+    write_boards(folder, seed_page)
+    real = writer.analyze_grown_tables
+    calls = []
+
+    def full_after_second_chunk():
+        calls.append(1)
+        if len(calls) == 2:
+            raise _wrapped(sqlite3.OperationalError("database or disk is full"))
+        real()
+
+    monkeypatch.setattr(writer, "CHUNK", CHUNK)
+    monkeypatch.setattr(writer, "analyze_grown_tables", full_after_second_chunk)
+    report = Loader().load([folder])
+    assert report.stopped.startswith("the disk is full")
+    assert Leaderboard.objects.count() == CHUNK
+    assert (report.created, report.updated) == (CHUNK, 0)
+
+
 # The planner's statistics.
 
 
