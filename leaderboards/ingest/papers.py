@@ -298,19 +298,22 @@ class PaperFinder:
         self.new = {}  # slug -> Identity
         self.claimed = {}  # slug -> the index of the record describing it
 
-    def _stored_as(self, row, slug):
-        """Whether a stored paper is PwC's `slug`, or may be taken to be: any paper
-        for the links file; for the papers file, one no record has described as another."""
+    def _stored_as(self, row, paper):
+        """Whether a stored paper found by slug or URL may be the identity's: not if
+        their arXiv ids differ, nor, for the papers file, if a record described it
+        as another PwC paper."""
+        if row["arxiv_id"] and paper.arxiv_id and row["arxiv_id"] != paper.arxiv_id:
+            return False
         if not self.describing or not row["described"]:
             return True
-        return (row["pwc_slug"] or row["slug"]) == slug
+        return (row["pwc_slug"] or row["slug"]) == paper.slug
 
     def find(self, paper):
         """Found for the identity: a stored or new paper, else None (make it)."""
         if paper.slug:
             pk = self.by_slug.get(paper.slug)
             row = self.rows.get(pk)
-            if row is not None and self._stored_as(row, paper.slug):
+            if row is not None and self._stored_as(row, paper):
                 return Found(row["slug"], row)
         if paper.arxiv_id:
             row = self.by_arxiv.get(paper.arxiv_id)
@@ -319,7 +322,7 @@ class PaperFinder:
         key = paper.url_key
         if key and not arxiv_id_of(paper.url_abs):
             row = self.by_url.get(key)
-            if row is not None and self._stored_as(row, paper.slug):
+            if row is not None and self._stored_as(row, paper):
                 return Found(row["slug"], row)
         return None
 
