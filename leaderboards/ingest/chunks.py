@@ -86,7 +86,7 @@ class Upsert:
         return dict(zip(self.columns, key if isinstance(self.key, tuple) else (key,), strict=True))
 
     def _stored(self, keys):
-        """{key: row} of the stored rows among these keys (a tuple key narrowed by its first column)."""
+        """{key: row} of the stored rows among these keys (narrowed by the key's first column)."""
         first = self.columns[0]
         stored = {}
         for batch in itertools.batched(

@@ -82,7 +82,9 @@ def write(items, counted):
     papers |= chunks.Upsert(Paper, "slug", NEW_PAPER_FIELDS).write(made, counted.kind("papers"))
     repositories = chunks.Upsert(Repository, "url", ("owner", "name")).write(
         {
-            item["repository"]: dict(zip(("owner", "name"), owner_and_name(item["repository"])))
+            item["repository"]: dict(
+                zip(("owner", "name"), owner_and_name(item["repository"]), strict=True)
+            )
             for item in items
         },
         counted.kind("repositories"),

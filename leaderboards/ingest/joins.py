@@ -51,8 +51,8 @@ class TaskNames:
     """Every task by its name and synonyms, case and spacing aside; a name wins over a synonym."""
 
     def __init__(self):
-        self.by_name = {}
-        synonyms = {}
+        self.by_name: dict[str, int] = {}
+        synonyms: dict[str, int] = {}
         for pk, slug, name, task_synonyms in Task.objects.values_list(
             "pk", "slug", "name", "synonyms"
         ).order_by("pk"):

@@ -212,7 +212,7 @@ def _field_text(value, field, path):
 def _collections(collection, path):
     """The method's category and those it is inside, innermost first:
     [(name, description, area, parent name)]."""
-    chain = []
+    chain: list[tuple] = []
     while collection is not None and len(chain) < 20:
         if isinstance(collection, str):
             collection = {"name": collection}
@@ -233,7 +233,9 @@ def _collections(collection, path):
                 name.strip(),
                 _field_text(collection, "description", path),
                 area or None,
-                parent_name.strip() if isinstance(parent_name, str) and parent_name.strip() else None,
+                parent_name.strip()
+                if isinstance(parent_name, str) and parent_name.strip()
+                else None,
             )
         )
         collection, path = parent, f"{path}.parent"
@@ -287,8 +289,10 @@ class PaperFinder:
                     .values(*self.COLUMNS)
                 ):
                     self.rows[row["pk"]] = row
-        self.by_arxiv, self.by_url, self.taken = {}, {}, set()
-        for pk, row in sorted(self.rows.items()):
+        self.by_arxiv: dict[str, dict] = {}
+        self.by_url: dict[str, dict] = {}
+        self.taken = set()
+        for _, row in sorted(self.rows.items()):
             self.taken.add(row["slug"])
             if row["arxiv_id"]:
                 self.by_arxiv.setdefault(row["arxiv_id"], row)
@@ -331,7 +335,9 @@ class PaperFinder:
         names a paper an earlier one of the chunk makes joins it), free slugs for all
         in a few queries."""
         targets = [self.find(paper) for paper in papers]
-        first = {}  # a key of a paper to be made -> the index of the record making it
+        first: dict[
+            tuple, int
+        ] = {}  # a key of a paper to be made -> the index of the record making it
         leaders = []
         for i, paper in enumerate(papers):
             if targets[i] is not None:
@@ -410,7 +416,7 @@ class _PapersFile:
         targets = self._targets(finder, items, counted)
         proceedings = self._proceedings(items, counted)
         wanted = {}
-        for (index, item), found in zip(items, targets, strict=True):
+        for (_, item), found in zip(items, targets, strict=True):
             if found is not None:
                 wanted[found.slug] = _paper_columns(item, found, proceedings)
         ids = chunks.Upsert(Paper, "slug", PAPER_FIELDS).write(wanted, counted.kind(KIND))
@@ -434,7 +440,10 @@ class _PapersFile:
             Method.papers.through,
             "paper_id",
             "method_id",
-            {pk: list(dict.fromkeys(methods[m["name"]] for m in item["methods"])) for pk, item in kept},
+            {
+                pk: list(dict.fromkeys(methods[m["name"]] for m in item["methods"]))
+                for pk, item in kept
+            },
         )
 
     def _targets(self, finder, items, counted):
@@ -458,7 +467,9 @@ class _PapersFile:
 
     def _proceedings(self, items, counted):
         """{proceeding name: pk} for the chunk's proceedings, their conferences made as needed."""
-        wanted = {item["proceeding"][0]: item["proceeding"] for _, item in items if item["proceeding"]}
+        wanted = {
+            item["proceeding"][0]: item["proceeding"] for _, item in items if item["proceeding"]
+        }
         if not wanted:
             return {}
         conferences = chunks.named(
@@ -478,7 +489,7 @@ class _PapersFile:
         )
 
     def _authors(self, kept, counted):
-        names = {name: {} for _, item in kept for name in item["authors"]}
+        names: dict[str, dict] = {name: {} for _, item in kept for name in item["authors"]}
         authors = chunks.named(Author, names, counted.kind("authors"), "author")
         lists = {pk: [authors[name] for name in item["authors"]] for pk, item in kept}
         chunks.set_links(
@@ -528,14 +539,14 @@ def _methods(items, counted):
     """{name: pk} for the methods the chunk's papers name, their categories and areas
     made as needed; an existing method's or category's archive fields filled only where
     empty (the methods file is their authority)."""
-    wanted = {}
+    wanted: dict[str, dict] = {}
     for item in items:
         for method in item["methods"]:
             wanted.setdefault(method["name"], method)
     if not wanted:
         return {}
     categories = _categories(wanted.values(), counted)
-    found = {}
+    found: dict[str, dict] = {}
     for field, keys in (
         ("name", list(wanted)),
         ("slug", [slug_for(name, "method", 300) for name in wanted]),
@@ -594,7 +605,7 @@ def _methods(items, counted):
 
 def _categories(methods, counted):
     """{name: pk} for every category the methods' chains name, parents made first."""
-    chains = {}
+    chains: dict[str, tuple] = {}
     areas = set()
     for method in methods:
         for name, description, area, parent in method["collections"]:
@@ -618,9 +629,7 @@ def _categories(methods, counted):
         } or pending
         parents = {entry[2] for entry in ready.values() if entry[2] and entry[2] not in ids}
         if parents:
-            ids.update(
-                MethodCategory.objects.filter(name__in=parents).values_list("name", "pk")
-            )
+            ids.update(MethodCategory.objects.filter(name__in=parents).values_list("name", "pk"))
         made = chunks.named(
             MethodCategory,
             {
@@ -649,7 +658,9 @@ def _add_categories(pairs):
     have = set()
     for batch in itertools.batched({method for method, _ in pairs}, 500):
         have.update(
-            through.objects.filter(method_id__in=batch).values_list("method_id", "methodcategory_id")
+            through.objects.filter(method_id__in=batch).values_list(
+                "method_id", "methodcategory_id"
+            )
         )
     through.objects.bulk_create(
         [through(method_id=m, methodcategory_id=c) for m, c in sorted(pairs - have)], batch_size=500

@@ -32,7 +32,7 @@ def files(tmp_path):
         {
             "paper_url": f"https://paperswithcode.com/paper/{SAGN_SLUG}",
             "arxiv_id": "2104.09376",
-            "title": "Scalable and Adaptive Graph Neural Networks with Self-Label-Enhanced training",
+            "title": "Scalable and Adaptive Graph Neural Networks with Self-Label-Enhanced",
             "abstract": "Self-label-enhanced training for large graphs.",
             "url_abs": "https://arxiv.org/abs/2104.09376v3",
             "url_pdf": "https://arxiv.org/pdf/2104.09376v3.pdf",

@@ -90,8 +90,13 @@ def test_a_link_without_paper_url_joins_by_arxiv_id_or_url(run, links_file):
     records = [
         link("x", "a/one", paper_url=None, paper_arxiv_id="2101.00002"),
         link("x", "a/two", paper_url="", paper_url_abs="https://example.org/by-url-page/"),
-        link("x", "a/three", paper_url=None, paper_title="A Fresh Paper",
-             paper_url_abs="https://example.org/fresh"),  # fmt: skip
+        link(
+            "x",
+            "a/three",
+            paper_url=None,
+            paper_title="A Fresh Paper",
+            paper_url_abs="https://example.org/fresh",
+        ),  # fmt: skip
     ]
     run(links_file(records))
     assert dict(PaperRepository.objects.values_list("repository__name", "paper__slug")) == {

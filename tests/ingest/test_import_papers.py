@@ -212,7 +212,11 @@ def test_withheld_paper_stays_withheld(run, papers_file, client):
     out, _ = run(papers_file([paper("retracted", abstract="Changed.")]))
     assert "papers: 0 created, 1 updated" in out
     stored = Paper.objects.get(slug="retracted")
-    assert (stored.withheld, stored.withheld_reason, stored.abstract) == (True, "Retracted.", "Changed.")
+    assert (stored.withheld, stored.withheld_reason, stored.abstract) == (
+        True,
+        "Retracted.",
+        "Changed.",
+    )
     assert client.get("/paper/retracted").status_code == 410
 
 
@@ -244,7 +248,10 @@ def test_dry_run_writes_nothing_and_counts_the_same(run, papers_file):
         ({"proceeding": "x" * 301}, "proceeding"),
         ({"methods": [{"full_name": "no name"}]}, "methods[0].name"),
         ({"methods": [{"name": "M", "introduced_year": "1999"}]}, "methods[0].introduced_year"),
-        ({"methods": [{"name": "M", "main_collection": {"name": 4}}]}, "methods[0].main_collection.name"),
+        (
+            {"methods": [{"name": "M", "main_collection": {"name": 4}}]},
+            "methods[0].main_collection.name",
+        ),
     ],
 )
 def test_a_bad_record_is_refused_by_field_and_the_rest_imported(run, papers_file, record, field):
