@@ -615,7 +615,11 @@ def _categories(methods, counted):
     if not chains:
         return {}
     area_ids = chunks.named(
-        MethodArea, {area: {} for area in areas}, counted.kind("method areas"), "area"
+        MethodArea,
+        {area: {} for area in areas},
+        counted.kind("method areas"),
+        "area",
+        limit=MethodArea._meta.get_field("slug").max_length,
     )
     counts = counted.kind("method categories")
     ids = {}
