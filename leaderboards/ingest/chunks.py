@@ -14,6 +14,7 @@ it writes only the columns the archive gives (never an editor's), and only
 where they changed, so the same files again change nothing.
 """
 
+import collections
 import functools
 import itertools
 import operator
@@ -168,7 +169,9 @@ def free_slugs(model, texts, fallback, limit=300):
     taken = set()
     for batch in itertools.batched(set(bases.values()), 500):
         taken.update(model.objects.filter(slug__in=batch).values_list("slug", flat=True))
-    for batch in itertools.batched(sorted(taken), 100):
+    # A base stored, or shared by two texts, will be suffixed: the suffixed ones stored too.
+    shared = {base for base, n in collections.Counter(bases.values()).items() if n > 1}
+    for batch in itertools.batched(sorted(taken | shared), 100):
         suffixed = functools.reduce(operator.or_, (Q(slug__startswith=f"{b}-") for b in batch))
         taken.update(model.objects.filter(suffixed).values_list("slug", flat=True))
     slugs = {}

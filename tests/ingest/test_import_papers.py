@@ -348,3 +348,16 @@ def test_a_chunks_queries_do_not_grow_with_its_records(papers_file, db):
     Task.objects.create(slug="image-classification", name="Image Classification")
     queries(1, "0")  # the author, category and area every record shares, made once
     assert queries(10, "1") == queries(100, "2")
+
+
+def test_names_that_make_one_slug_get_free_ones(run, papers_file, client):
+    Author.objects.create(name="Someone Else", slug="wei-zhang-2")
+    run(papers_file([paper("p", authors=["Wei Zhang", "Wei ZHANG", "wei zhang"])]))
+    slugs = dict(Author.objects.values_list("name", "slug"))
+    assert slugs == {
+        "Someone Else": "wei-zhang-2",
+        "Wei Zhang": "wei-zhang",
+        "Wei ZHANG": "wei-zhang-3",
+        "wei zhang": "wei-zhang-4",
+    }
+    assert html(client, "/author/wei-zhang-4").count("wei zhang") >= 1
