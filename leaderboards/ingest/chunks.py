@@ -14,10 +14,14 @@ it writes only the columns the archive gives (never an editor's), and only
 where they changed, so the same files again change nothing.
 """
 
+import collections
+import functools
 import itertools
+import operator
 from pathlib import Path
 
 from django.db import DatabaseError, IntegrityError, transaction
+from django.db.models import Q
 
 from leaderboards.format.rules import free_slug, slug_for
 from leaderboards.ingest.records import ImportReport, RecordError, records
@@ -26,8 +30,13 @@ from leaderboards.models import UpkeepPending
 CHUNK = 1000
 
 
-def import_file(path, kind, prepare, write, report, size=CHUNK):
-    """Every record of the file prepared, written a chunk at a time, and counted in report."""
+def import_file(path, kind, prepare, write, report, size=CHUNK, indexed=False):
+    """Every record of the file prepared, written a chunk at a time, and counted in report.
+
+    With `indexed`, write() gets (index, item) pairs, so it can refuse a record
+    only the rest of its chunk shows wrong (a second record for one paper) by
+    `counted.refuse(kind, file name, index, field, reason)`.
+    """
     name = Path(path).name
     for chunk in itertools.batched(records(path, report), size):
         items = []
@@ -39,32 +48,58 @@ def import_file(path, kind, prepare, write, report, size=CHUNK):
         if not items:
             continue
         try:
-            _write_chunk(items, write, report)
+            _write_chunk(items, write, report, indexed)
         except (IntegrityError, DatabaseError):
             # One bad record must not cost the chunk: each again, alone.
             for index, item in items:
                 try:
-                    _write_chunk([(index, item)], write, report)
+                    _write_chunk([(index, item)], write, report, indexed)
                 except (IntegrityError, DatabaseError) as error:
                     reason = f"the database refused it: {error}"
                     report.refuse(kind, name, index, "(record)", reason)
 
 
-def _write_chunk(items, write, report):
+def _write_chunk(items, write, report, indexed):
     counted = ImportReport()
     with transaction.atomic():
-        write([item for _, item in items], counted)
+        write(items if indexed else [item for _, item in items], counted)
         UpkeepPending.objects.bulk_create([UpkeepPending()])
     report.merge(counted)
 
 
 class Upsert:
-    """Rows of one model created or updated by a unique key, writing only the given columns."""
+    """Rows of one model created or updated by a unique key, writing only the given columns.
+
+    The key is a column, or a tuple of columns (a link's paper and repository),
+    whose values are then given as tuples.
+    """
 
     def __init__(self, model, key, fields):
         self.model = model
+        self.columns = key if isinstance(key, tuple) else (key,)
         self.key = key
         self.fields = tuple(fields)
+
+    def _key_of(self, row):
+        return tuple(row[c] for c in self.columns) if isinstance(self.key, tuple) else row[self.key]
+
+    def _columns_of(self, key):
+        return dict(zip(self.columns, key if isinstance(self.key, tuple) else (key,), strict=True))
+
+    def _stored(self, keys):
+        """{key: row} of the stored rows among these keys (narrowed by the key's first column)."""
+        first = self.columns[0]
+        stored = {}
+        for batch in itertools.batched(
+            dict.fromkeys(self._columns_of(key)[first] for key in keys), 500
+        ):
+            for row in self.model.objects.filter(**{f"{first}__in": batch}).values(
+                "pk", *self.columns, *self.fields
+            ):
+                key = self._key_of(row)
+                if key in keys:
+                    stored[key] = row
+        return stored
 
     def write(self, wanted, counts, created_with=None, changed=None):
         """{key: {field: value}} written; returns {key: pk}. counts is a KindReport.
@@ -76,24 +111,20 @@ class Upsert:
         if not wanted:
             return {}
         created_with = created_with or {}
-        stored = {
-            row[self.key]: row
-            for keys in itertools.batched(wanted, 500)
-            for row in self.model.objects.filter(**{f"{self.key}__in": keys}).values(
-                "pk", self.key, *self.fields
-            )
-        }
+        stored = self._stored(wanted)
         new, updated = [], []
         for key, values in wanted.items():
             row = stored.get(key)
             if row is None:
-                new.append(self.model(**{self.key: key}, **values, **created_with.get(key, {})))
+                new.append(
+                    self.model(**self._columns_of(key), **values, **created_with.get(key, {}))
+                )
             elif any(row[field] != value for field, value in values.items()):
-                updated.append(self.model(pk=row["pk"], **{self.key: key}, **values))
+                updated.append(self.model(pk=row["pk"], **self._columns_of(key), **values))
             else:
                 counts.unchanged += 1
         if changed is not None:
-            changed.update(getattr(obj, self.key) for obj in (*new, *updated))
+            changed.update(self._key_of(vars(obj)) for obj in (*new, *updated))
         if updated:
             fields = sorted({field for values in wanted.values() for field in values})
             self.model.objects.bulk_update(updated, fields, batch_size=500)
@@ -103,11 +134,8 @@ class Upsert:
             counts.created += len(new)
         ids = {key: row["pk"] for key, row in stored.items()}
         if new:
-            ids.update(
-                self.model.objects.filter(
-                    **{f"{self.key}__in": [getattr(obj, self.key) for obj in new]}
-                ).values_list(self.key, "pk")
-            )
+            made = {self._key_of(vars(obj)) for obj in new}
+            ids.update((key, row["pk"]) for key, row in self._stored(made).items())
         return ids
 
 
@@ -185,3 +213,56 @@ def count_rows(counts, total, created, changed):
     counts.created += created
     counts.updated += len(changed) - created
     counts.unchanged += total - len(changed)
+
+
+def free_slugs(model, texts, fallback, limit=300):
+    """{text: slug}: a slug made from each text (rules.slug_for), suffixed where the
+    model's table or an earlier text holds it. A few queries a chunk, not one a text."""
+    bases = {text: slug_for(text, fallback, limit) for text in dict.fromkeys(texts)}
+    taken = set()
+    for batch in itertools.batched(set(bases.values()), 500):
+        taken.update(model.objects.filter(slug__in=batch).values_list("slug", flat=True))
+    # A base stored, or shared by two texts, will be suffixed: the suffixed ones stored too.
+    shared = {base for base, n in collections.Counter(bases.values()).items() if n > 1}
+    for batch in itertools.batched(sorted(taken | shared), 100):
+        suffixed = functools.reduce(operator.or_, (Q(slug__startswith=f"{b}-") for b in batch))
+        taken.update(model.objects.filter(suffixed).values_list("slug", flat=True))
+    slugs = {}
+    for text, base in bases.items():
+        slugs[text] = free_slug(base, taken, limit)
+        taken.add(slugs[text])
+    return slugs
+
+
+def named(model, wanted, counts, fallback, limit=300, fill=()):
+    """{name: pk} for rows known by their unique `name`; a missing one is created with
+    a free slug made from its name and the columns `wanted` gives it ({name: {column:
+    value}}). A stored row keeps its columns, but those in `fill` it has empty take
+    the wanted value. counts is a KindReport."""
+    found = {}
+    filled = []
+    for batch in itertools.batched(wanted, 500):
+        for row in model.objects.filter(name__in=batch).values("pk", "name", *fill):
+            found[row["name"]] = row["pk"]
+            empty = {
+                column: wanted[row["name"]][column]
+                for column in fill
+                if row[column] in ("", None) and wanted[row["name"]].get(column) not in ("", None)
+            }
+            if empty:
+                filled.append(model(**{**row, **empty}))
+    if filled:
+        model.objects.bulk_update(filled, fill, batch_size=500)
+    counts.updated += len(filled)
+    counts.unchanged += len(found) - len(filled)
+    missing = [name for name in wanted if name not in found]
+    if missing:
+        slugs = free_slugs(model, missing, fallback, limit)
+        model.objects.bulk_create(
+            [model(name=name, slug=slugs[name], **wanted[name]) for name in missing],
+            batch_size=500,
+        )
+        counts.created += len(missing)
+        for batch in itertools.batched(missing, 500):
+            found.update(model.objects.filter(name__in=batch).values_list("name", "pk"))
+    return found

@@ -1,0 +1,149 @@
+"""import_pwc on the boards, the papers file and the links file together: one paper
+however the files name it, whatever order they are given in or imported in."""
+
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+
+from leaderboards.models import (
+    Author,
+    Dataset,
+    Leaderboard,
+    Method,
+    MethodCategory,
+    Paper,
+    PaperRepository,
+    Repository,
+    Row,
+    Task,
+)
+from tests.helpers import PWC_DATA, html
+
+OGB = PWC_DATA / "sota-extractor_ogb.json"
+SAGN_SLUG = "scalable-and-adaptive-graph-neural-networks-with"
+
+
+@pytest.fixture
+def files(tmp_path):
+    """The papers and links files for the OGB sample's first row's paper (and one more)."""
+    papers = [
+        {
+            "paper_url": f"https://paperswithcode.com/paper/{SAGN_SLUG}",
+            "arxiv_id": "2104.09376",
+            "title": "Scalable and Adaptive Graph Neural Networks with Self-Label-Enhanced",
+            "abstract": "Self-label-enhanced training for large graphs.",
+            "url_abs": "https://arxiv.org/abs/2104.09376v3",
+            "url_pdf": "https://arxiv.org/pdf/2104.09376v3.pdf",
+            "proceeding": None,
+            "authors": ["Chuxiong Sun", "Hongming Gu", "Jie Hu"],
+            "tasks": ["Node Property Prediction"],
+            "date": "2021-04-19",
+            "methods": [{"name": "GCN", "main_collection": {"name": "Graph Models"}}],
+        },
+        {
+            "paper_url": "https://paperswithcode.com/paper/no-board-cites-me",
+            "arxiv_id": None,
+            "title": "No board cites me",
+            "abstract": "",
+            "url_abs": "https://example.org/quiet",
+            "url_pdf": "",
+            "proceeding": "ICLR 2022",
+            "authors": ["Jie Hu"],
+            "tasks": [],
+            "date": None,
+            "methods": [],
+        },
+    ]
+    links = [
+        {
+            "paper_url": f"https://paperswithcode.com/paper/{SAGN_SLUG}",
+            "paper_title": "Scalable and Adaptive Graph Neural Networks",
+            "paper_arxiv_id": "2104.09376",
+            "paper_url_abs": "https://arxiv.org/abs/2104.09376v3",
+            "paper_url_pdf": None,
+            "repo_url": "https://github.com/skepsun/SAGN_with_SLE",
+            "is_official": True,
+            "mentioned_in_paper": True,
+            "mentioned_in_github": True,
+            "framework": "pytorch",
+        },
+        {
+            "paper_url": "https://paperswithcode.com/paper/only-code-knows-me",
+            "paper_title": "Only code knows me",
+            "paper_arxiv_id": "1901.00001",
+            "paper_url_abs": "https://arxiv.org/abs/1901.00001",
+            "paper_url_pdf": None,
+            "repo_url": "https://github.com/skepsun/SAGN_with_SLE",
+            "is_official": False,
+            "mentioned_in_paper": False,
+            "mentioned_in_github": False,
+            "framework": "none",
+        },
+    ]
+    papers_path = tmp_path / "papers-with-abstracts.json"
+    papers_path.write_text(json.dumps(papers))
+    links_path = tmp_path / "links-between-papers-and-code.json"
+    links_path.write_text(json.dumps(links))
+    return str(OGB), str(papers_path), str(links_path)
+
+
+def run(*files):
+    out, err = io.StringIO(), io.StringIO()
+    call_command("import_pwc", *files, "--snapshot=2025-07-28", stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def dump():
+    """Papers by slug and arXiv id, their links, authors and results, as plain values."""
+    return {
+        "papers": sorted(
+            Paper.objects.values_list(
+                "slug", "pwc_slug", "arxiv_id", "title", "described", "has_code"
+            )
+        ),
+        "links": sorted(
+            PaperRepository.objects.values_list("paper__slug", "repository__url", "is_official")
+        ),
+        "authors": sorted(Author.objects.values_list("slug", "name", "paper_count")),
+        "rows": sorted(Row.objects.values_list("leaderboard__slug", "model", "paper__slug")),
+    }
+
+
+@pytest.mark.slow
+@pytest.mark.django_db
+def test_one_command_in_any_order_gives_one_database(files):
+    run(*files)
+    first = dump()
+    assert Paper.objects.filter(arxiv_id="2104.09376").count() == 1
+    for model in (Leaderboard, Paper, Task, Dataset, Author, Repository, Method, MethodCategory):
+        model.objects.all().delete()
+    run(*reversed(files))
+    assert dump() == first
+
+
+@pytest.mark.slow
+@pytest.mark.django_db
+@pytest.mark.parametrize("order", [(0, 1, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)])
+def test_separate_commands_in_any_order_make_no_duplicate_paper(files, order, client):
+    for index in order:
+        run(files[index])
+    assert Paper.objects.filter(arxiv_id="2104.09376").count() == 1
+    assert Paper.objects.filter(arxiv_id="1901.00001").count() == 1
+    stored = Paper.objects.get(arxiv_id="2104.09376")
+    assert stored.described and stored.has_code
+    page = html(client, stored.get_absolute_url())
+    assert "Self-label-enhanced training for large graphs." in page
+    assert "Chuxiong Sun" in page
+    assert "SAGN+SLE" in page  # its result on the OGB board
+    assert "github.com/skepsun/SAGN_with_SLE" in page and "official" in page
+    # PwC's address of the paper reaches its page, whatever slug it has here.
+    response = client.get(f"/paper/{SAGN_SLUG}")
+    assert response.status_code in (200, 301)
+    # Again, every file: nothing is created or changed.
+    out, _ = run(*files)
+    for kind in ("papers", "code links", "repositories", "authors"):
+        line = next(line for line in out.splitlines() if line.startswith(f"{kind}:"))
+        assert line.startswith(f"{kind}: 0 created, 0 updated"), line
+    assert "0 created, 0 updated, 15 unchanged" in out
