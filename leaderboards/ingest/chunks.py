@@ -177,35 +177,6 @@ def set_links(through, owner_field, other_field, wanted, extra=None, changed=Non
     return bool(stale or fresh)
 
 
-def by_name(model, names, counts, slugs=None, created_with=None):
-    """{name: pk} of a small table's rows (areas, categories, modalities) by their names.
-
-    A missing one is made under `slugs[name]` where given and free, else the
-    slug of its name (the first free `-2`, `-3`, ...), with the columns of
-    `created_with[name]`; a stored one is left as it is. counts is a KindReport.
-    """
-    names = list(dict.fromkeys(names))
-    if not names:
-        return {}
-    found = dict(model.objects.filter(name__in=names).values_list("name", "pk"))
-    counts.unchanged += len(found)
-    missing = [name for name in names if name not in found]
-    if missing:
-        slugs, created_with = slugs or {}, created_with or {}
-        limit = model._meta.get_field("slug").max_length
-        taken = set(model.objects.values_list("slug", flat=True))
-        made = []
-        for name in missing:
-            slug = slugs.get(name) or slug_for(name, model._meta.model_name, limit)
-            slug = free_slug(slug, taken, limit)
-            taken.add(slug)
-            made.append(model(slug=slug, name=name, **created_with.get(name, {})))
-        model.objects.bulk_create(made)
-        counts.created += len(made)
-        found.update(model.objects.filter(name__in=missing).values_list("name", "pk"))
-    return found
-
-
 def count_rows(counts, total, created, changed):
     """A chunk's `total` rows counted once each in counts (a KindReport): `created`
     made, the rest of `changed` (a column or a link differed) updated, the others
@@ -215,10 +186,15 @@ def count_rows(counts, total, created, changed):
     counts.unchanged += total - len(changed)
 
 
-def free_slugs(model, texts, fallback, limit=300):
-    """{text: slug}: a slug made from each text (rules.slug_for), suffixed where the
-    model's table or an earlier text holds it. A few queries a chunk, not one a text."""
-    bases = {text: slug_for(text, fallback, limit) for text in dict.fromkeys(texts)}
+def free_slugs(model, texts, fallback, limit=None, slugs=None):
+    """{text: slug}: `slugs[text]` where given (PwC's), else a slug made from the text
+    (rules.slug_for), suffixed where the model's table or an earlier text holds it. A
+    few queries a chunk, not one a text. `limit`: the model's slug column's."""
+    limit = limit or model._meta.get_field("slug").max_length
+    slugs = slugs or {}
+    bases = {
+        text: slugs.get(text) or slug_for(text, fallback, limit) for text in dict.fromkeys(texts)
+    }
     taken = set()
     for batch in itertools.batched(set(bases.values()), 500):
         taken.update(model.objects.filter(slug__in=batch).values_list("slug", flat=True))
@@ -234,11 +210,12 @@ def free_slugs(model, texts, fallback, limit=300):
     return slugs
 
 
-def named(model, wanted, counts, fallback, limit=300, fill=()):
-    """{name: pk} for rows known by their unique `name`; a missing one is created with
-    a free slug made from its name and the columns `wanted` gives it ({name: {column:
-    value}}). A stored row keeps its columns, but those in `fill` it has empty take
-    the wanted value. counts is a KindReport."""
+def named(model, wanted, counts, fallback, limit=None, fill=(), slugs=None):
+    """{name: pk} for rows known by their unique `name` (areas, categories, authors,
+    modalities); a missing one is created with a free slug (free_slugs: `slugs[name]`
+    where given, else made from its name) and the columns `wanted` gives it ({name:
+    {column: value}}). A stored row keeps its columns, but those in `fill` it has empty
+    take the wanted value. counts is a KindReport."""
     found = {}
     filled = []
     for batch in itertools.batched(wanted, 500):
@@ -257,7 +234,7 @@ def named(model, wanted, counts, fallback, limit=300, fill=()):
     counts.unchanged += len(found) - len(filled)
     missing = [name for name in wanted if name not in found]
     if missing:
-        slugs = free_slugs(model, missing, fallback, limit)
+        slugs = free_slugs(model, missing, fallback, limit, slugs)
         model.objects.bulk_create(
             [model(name=name, slug=slugs[name], **wanted[name]) for name in missing],
             batch_size=500,

@@ -20,8 +20,8 @@ from leaderboards.ingest.papers import (
     PaperFinder,
     identity,
     new_paper_columns,
-    text,
 )
+from leaderboards.ingest.record_fields import text
 from leaderboards.ingest.records import RecordError
 from leaderboards.models import Paper, PaperRepository, Repository
 

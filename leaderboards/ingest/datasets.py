@@ -113,15 +113,17 @@ def write_datasets(datasets, counted, reserved=frozenset(), names=frozenset()):
     `reserved` and `names`: every PwC slug and name of the file (a variant that
     names another record's dataset joins nothing).
     """
-    modalities = chunks.by_name(
+    modalities = chunks.named(
         DatasetModality,
-        [label for dataset in datasets for label in dataset.modalities],
+        {label: {} for dataset in datasets for label in dataset.modalities},
         counted.kind("dataset modalities"),
+        "modality",
     )
-    languages = chunks.by_name(
+    languages = chunks.named(
         DatasetLanguage,
-        [label for dataset in datasets for label in dataset.languages],
+        {label: {} for dataset in datasets for label in dataset.languages},
         counted.kind("dataset languages"),
+        "language",
     )
     described = Described(
         Dataset,

@@ -147,30 +147,21 @@ def _categories(collections, counted):
     A category's area is the first the file gives it, written where it has none.
     """
     area_slugs = {area: slug for _, area, slug in reversed(collections) if area and slug}
-    areas = chunks.by_name(
+    areas = chunks.named(
         MethodArea,
-        [area for _, area, _ in collections if area],
+        {area: {} for _, area, _ in collections if area},
         counted.kind("method areas"),
+        "area",
         slugs=area_slugs,
     )
     placed: dict[str, int] = {}
     for category, area, _ in collections:
         if area:
             placed.setdefault(category, areas[area])
-    counts = counted.kind("method categories")
-    found = chunks.by_name(
+    return chunks.named(
         MethodCategory,
-        [category for category, _, _ in collections],
-        counts,
-        created_with={name: {"area_id": pk} for name, pk in placed.items()},
+        {category: {"area_id": placed.get(category)} for category, _, _ in collections},
+        counted.kind("method categories"),
+        "category",
+        fill=("area_id",),
     )
-    unplaced = list(
-        MethodCategory.objects.filter(pk__in=[found[name] for name in placed], area=None)
-    )
-    for category in unplaced:
-        category.area_id = placed[category.name]
-    if unplaced:
-        MethodCategory.objects.bulk_update(unplaced, ["area"])
-        counts.unchanged -= len(unplaced)
-        counts.updated += len(unplaced)
-    return found

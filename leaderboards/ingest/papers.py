@@ -17,10 +17,11 @@ from decimal import Decimal
 from pathlib import Path
 
 from leaderboards.format.rules import arxiv_id as arxiv_id_of
-from leaderboards.format.rules import paper_key, parse_date, slug_for
-from leaderboards.ingest import chunks
+from leaderboards.format.rules import paper_key, slug_for
+from leaderboards.ingest import chunks, record_fields
 from leaderboards.ingest.archive import _paper_slug_text
 from leaderboards.ingest.joins import TaskNames, by_pwc_slug, pwc_slug
+from leaderboards.ingest.record_fields import text
 from leaderboards.ingest.records import RecordError
 from leaderboards.models import (
     Author,
@@ -61,18 +62,6 @@ def import_file(path, report):
 # Reading one record ----------------------------------------------------------------
 
 
-def text(record, field, limit=None):
-    """The record's text field ("" for null or missing); RecordError if not text or too long."""
-    value = record.get(field)
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise RecordError(field, f"expected text or null, got {type(value).__name__}")
-    if limit is not None and len(value) > limit:
-        raise RecordError(field, f"{len(value):,} characters, over the {limit:,} it may hold")
-    return value
-
-
 @dataclasses.dataclass(frozen=True)
 class Identity:
     """What names a paper in a record: PwC's slug, its arXiv id, its abstract page."""
@@ -109,14 +98,6 @@ def identity(record, prefix=""):
 def prepare(record):
     """One papers-file record checked: what write() needs of it."""
     paper = identity(record)
-    date = record.get("date")
-    if date not in (None, ""):
-        try:
-            date = parse_date(date)
-        except ValueError as error:
-            raise RecordError("date", str(error)) from None
-    else:
-        date = None
     proceeding = text(record, "proceeding", NAME_LIMIT).strip() or None
     return {
         "identity": paper,
@@ -125,7 +106,7 @@ def prepare(record):
             "abstract": text(record, "abstract"),
             "url_abs": paper.url_abs,
             "url_pdf": paper.url_pdf,
-            "date": date,
+            "date": record_fields.date(record, "date"),
             "conference_url_abs": text(record, "conference_url_abs", URL_LIMIT).strip(),
             "conference_url_pdf": text(record, "conference_url_pdf", URL_LIMIT).strip(),
         },
@@ -134,7 +115,7 @@ def prepare(record):
         "tasks": _names(record, "tasks", None),
         "methods": [
             _method(method, f"methods[{index}]")
-            for index, method in enumerate(_list(record, "methods"))
+            for index, method in enumerate(record_fields.items(record, "methods"))
         ],
     }
 
@@ -151,19 +132,10 @@ def parse_proceeding(name):
     return name, match["conference"], int(match["year"]), month
 
 
-def _list(record, field):
-    value = record.get(field)
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise RecordError(field, f"expected a list or null, got {type(value).__name__}")
-    return value
-
-
 def _names(record, field, limit):
     """The list's names in order, each once; empty and non-text entries left out."""
     names = []
-    for index, name in enumerate(_list(record, field)):
+    for index, name in enumerate(record_fields.items(record, field, object)):
         if not isinstance(name, str) or not name.strip():
             continue
         name = " ".join(name.split())
@@ -619,7 +591,6 @@ def _categories(methods, counted):
         {area: {} for area in areas},
         counted.kind("method areas"),
         "area",
-        limit=MethodArea._meta.get_field("slug").max_length,
     )
     counts = counted.kind("method categories")
     ids = {}
