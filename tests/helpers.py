@@ -6,12 +6,14 @@ conftest.py files; child processes a test starts import what they run from here 
 """
 
 import copy
+import gzip
 import io
 import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -177,6 +179,23 @@ def task(name, datasets, subtasks=(), categories=(), synonyms=()):
         "synonyms": list(synonyms),
         "source_link": None,
     }
+
+
+def archive_file(folder, name, records, gz=False):
+    """One of the archive's files (`name`: "methods.json", ...) holding `records`, in a
+    folder of its own under `folder`, so a test can write the same file twice."""
+    data = json.dumps(records).encode()
+    path = Path(tempfile.mkdtemp(dir=folder)) / (name + (".gz" if gz else ""))
+    path.write_bytes(gzip.compress(data) if gz else data)
+    return str(path)
+
+
+def run_import_pwc(*paths, dry_run=False):
+    """import_pwc on these files (a fixed snapshot date for boards): (stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    args = [*map(str, paths), "--snapshot=2025-07-28", *(["--dry-run"] if dry_run else [])]
+    call_command("import_pwc", *args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
 
 
 # Reading what the site serves and stores ---------------------------------------

@@ -1,11 +1,9 @@
 """import_pwc on the boards, the papers file and the links file together: one paper
 however the files name it, whatever order they are given in or imported in."""
 
-import io
 import json
 
 import pytest
-from django.core.management import call_command
 
 from leaderboards.models import (
     Author,
@@ -19,7 +17,7 @@ from leaderboards.models import (
     Row,
     Task,
 )
-from tests.helpers import PWC_DATA, html
+from tests.helpers import PWC_DATA, html, run_import_pwc
 
 OGB = PWC_DATA / "sota-extractor_ogb.json"
 SAGN_SLUG = "scalable-and-adaptive-graph-neural-networks-with"
@@ -89,10 +87,7 @@ def files(tmp_path):
     return str(OGB), str(papers_path), str(links_path)
 
 
-def run(*files):
-    out, err = io.StringIO(), io.StringIO()
-    call_command("import_pwc", *files, "--snapshot=2025-07-28", stdout=out, stderr=err)
-    return out.getvalue(), err.getvalue()
+run = run_import_pwc
 
 
 def dump():

@@ -1,18 +1,13 @@
 """import_pwc on the links file (links-between-papers-and-code): repositories and the
 papers whose code they hold, joined to papers the other files describe."""
 
-import gzip
-import io
-import json
-
 import pytest
-from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from leaderboards.ingest.code_links import owner_and_name
 from leaderboards.models import Paper, PaperRepository, Repository
-from tests.helpers import html, make_paper
+from tests.helpers import archive_file, html, make_paper, run_import_pwc
 
 
 def link(slug, repo, **fields):
@@ -33,27 +28,15 @@ def link(slug, repo, **fields):
 
 @pytest.fixture
 def links_file(tmp_path):
-    def write(records, gz=False, name="links-between-papers-and-code.json"):
-        data = json.dumps(records).encode()
-        path = tmp_path / (name + (".gz" if gz else ""))
-        path.parent.mkdir(exist_ok=True)
-        path.write_bytes(gzip.compress(data) if gz else data)
-        return str(path)
-
-    return write
+    return lambda records, gz=False: archive_file(
+        tmp_path, "links-between-papers-and-code.json", records, gz
+    )
 
 
 @pytest.fixture
 def run(db):
     """import_pwc on these files: (stdout, stderr)."""
-
-    def run(*files, dry_run=False):
-        out, err = io.StringIO(), io.StringIO()
-        args = [*files, *(["--dry-run"] if dry_run else [])]
-        call_command("import_pwc", *args, stdout=out, stderr=err)
-        return out.getvalue(), err.getvalue()
-
-    return run
+    return run_import_pwc
 
 
 def test_links_show_on_the_paper_page_official_first(run, links_file, client):
@@ -130,7 +113,7 @@ def test_a_later_file_updates_links_in_place_and_keeps_editors_decisions(run, li
         link("p", "a/code", is_official=True, framework="jax"),
         link("p", "c/code"),
     ]
-    out, _ = run(links_file(newer, name="new/links-between-papers-and-code.json"))
+    out, _ = run(links_file(newer))
     assert "code links: 1 created, 1 updated, 0 unchanged" in out
     a = PaperRepository.objects.get(repository__url__endswith="a/code")
     assert (a.is_official, a.framework, a.editor_official) == (True, "jax", False)
@@ -195,7 +178,7 @@ def test_a_chunks_queries_do_not_grow_with_its_records(links_file, db):
             link(f"{prefix}-{i}", f"{prefix}/repo-{i}", paper_arxiv_id=f"2{i:03}.{prefix}0001")
             for i in range(count)
         ]
-        path = links_file(records, name=f"{prefix}/links-between-papers-and-code.json")
+        path = links_file(records)
         with CaptureQueriesContext(connection) as captured:
             code_links.import_file(path, ImportReport())
         return len(captured)

@@ -1,18 +1,15 @@
 """import_pwc with the archive's datasets file: datasets, their modalities, languages, tasks."""
 
-import gzip
-import io
-import json
+import functools
 
 import pytest
-from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from leaderboards.ingest import datasets
 from leaderboards.ingest.records import ImportReport
 from leaderboards.models import Dataset, DatasetLanguage, DatasetModality, Leaderboard, Task
-from tests.helpers import PWC_DATA, html, make_paper
+from tests.helpers import PWC_DATA, archive_file, html, make_paper, run_import_pwc
 
 PWC = "https://paperswithcode.com"
 NLP = PWC_DATA / "sota-extractor_nlp-progress.json"
@@ -75,31 +72,13 @@ PTB = a_dataset(
 
 @pytest.fixture
 def datasets_file(tmp_path):
-    counter = iter(range(10**6))
-
-    def write(records, gz=False):
-        data = json.dumps(records).encode()
-        path = tmp_path / f"run-{next(counter)}" / ("datasets.json" + (".gz" if gz else ""))
-        path.parent.mkdir()
-        path.write_bytes(gzip.compress(data) if gz else data)
-        return path
-
-    return write
+    return functools.partial(archive_file, tmp_path, "datasets.json")
 
 
 @pytest.fixture
 def import_pwc(db):
-    """Run import_pwc; return (stdout, stderr)."""
-
-    def run(*paths, dry_run=False):
-        out, err = io.StringIO(), io.StringIO()
-        call_command(
-            "import_pwc", *map(str, paths), "--snapshot=2025-07-28", dry_run=dry_run,
-            stdout=out, stderr=err,
-        )  # fmt: skip
-        return out.getvalue(), err.getvalue()
-
-    return run
+    """import_pwc on these files: (stdout, stderr)."""
+    return run_import_pwc
 
 
 def test_a_dataset_shows_what_the_file_says_of_it(import_pwc, datasets_file, client):

@@ -1,18 +1,15 @@
 """import_pwc with the archive's methods file: methods, their categories and areas (issue #28)."""
 
-import gzip
-import io
-import json
+import functools
 
 import pytest
-from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from leaderboards.ingest import methods
 from leaderboards.ingest.records import ImportReport
 from leaderboards.models import Method, MethodArea, MethodCategory
-from tests.helpers import html, make_category, make_method, make_paper
+from tests.helpers import archive_file, html, make_category, make_method, make_paper, run_import_pwc
 
 PWC = "https://paperswithcode.com"
 
@@ -66,29 +63,13 @@ ADAM = a_method(
 
 @pytest.fixture
 def methods_file(tmp_path):
-    counter = iter(range(10**6))
-
-    def write(records, gz=False):
-        data = json.dumps(records).encode()
-        name = f"run-{next(counter)}/methods.json" + (".gz" if gz else "")
-        path = tmp_path / name
-        path.parent.mkdir()
-        path.write_bytes(gzip.compress(data) if gz else data)
-        return path
-
-    return write
+    return functools.partial(archive_file, tmp_path, "methods.json")
 
 
 @pytest.fixture
 def import_pwc(db):
-    """Run import_pwc; return (stdout, stderr)."""
-
-    def run(*paths, dry_run=False):
-        out, err = io.StringIO(), io.StringIO()
-        call_command("import_pwc", *map(str, paths), dry_run=dry_run, stdout=out, stderr=err)
-        return out.getvalue(), err.getvalue()
-
-    return run
+    """import_pwc on these files: (stdout, stderr)."""
+    return run_import_pwc
 
 
 def test_a_method_and_its_categories_show_on_its_page(import_pwc, methods_file, client):

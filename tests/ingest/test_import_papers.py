@@ -1,12 +1,7 @@
 """import_pwc on the papers file (papers-with-abstracts): papers described, with their
 authors, proceedings, tasks and methods, joined to the papers boards cite."""
 
-import gzip
-import io
-import json
-
 import pytest
-from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -21,7 +16,7 @@ from leaderboards.models import (
     Proceeding,
     Task,
 )
-from tests.helpers import PWC_DATA, html, make_method, make_paper
+from tests.helpers import PWC_DATA, archive_file, html, make_method, make_paper, run_import_pwc
 
 OGB = PWC_DATA / "sota-extractor_ogb.json"
 
@@ -45,27 +40,15 @@ def paper(slug, **fields):
 
 @pytest.fixture
 def papers_file(tmp_path):
-    def write(records, gz=False, name="papers-with-abstracts.json"):
-        data = json.dumps(records).encode()
-        path = tmp_path / (name + (".gz" if gz else ""))
-        path.parent.mkdir(exist_ok=True)
-        path.write_bytes(gzip.compress(data) if gz else data)
-        return str(path)
-
-    return write
+    return lambda records, gz=False: archive_file(
+        tmp_path, "papers-with-abstracts.json", records, gz
+    )
 
 
 @pytest.fixture
 def run(db):
     """import_pwc on these files: (stdout, stderr)."""
-
-    def run(*files, dry_run=False):
-        out, err = io.StringIO(), io.StringIO()
-        args = [*files, "--snapshot=2025-07-28", *(["--dry-run"] if dry_run else [])]
-        call_command("import_pwc", *args, stdout=out, stderr=err)
-        return out.getvalue(), err.getvalue()
-
-    return run
+    return run_import_pwc
 
 
 def test_a_paper_is_described_with_its_authors_and_abstract(run, papers_file, client):
@@ -182,7 +165,7 @@ def test_papers_first_then_the_board_makes_no_second_paper(run, papers_file, cli
 
 
 def test_a_later_larger_file_updates_in_place(run, papers_file, client):
-    run(papers_file([paper("first", authors=["A", "B"])], name="old/papers-with-abstracts.json"))
+    run(papers_file([paper("first", authors=["A", "B"])]))
     slug_of_b = Author.objects.get(name="B").slug
     newer = [
         paper("first", title="First, revised", authors=["B", "C", "A"], abstract="New words."),
@@ -269,7 +252,7 @@ def test_one_arxiv_id_never_makes_two_papers(run, papers_file):
     assert "refused papers-with-abstracts.json[1].arxiv_id: '1234.56789' names the paper" in err
     assert list(Paper.objects.values_list("slug", flat=True)) == ["one"]
     # Again, in another chunk and another run: the same answer, nothing changed.
-    out, err = run(papers_file(records[1:], name="again/papers-with-abstracts.json"))
+    out, err = run(papers_file(records[1:]))
     assert "papers: 0 created, 0 updated, 0 unchanged, 1 refused" in out
     assert Paper.objects.get().title == "One"
 
@@ -283,7 +266,7 @@ def test_a_board_slug_that_is_another_papers_pwc_slug(run, papers_file):
     assert Paper.objects.get(arxiv_id="1111.11111").pwc_slug == "mine"
     other = Paper.objects.get(pwc_slug="shared")
     assert other.slug == "shared-2" and other.abstract == "We study shared."
-    out, _ = run(papers_file(records, name="again/papers-with-abstracts.json"))
+    out, _ = run(papers_file(records))
     assert "papers: 0 created, 0 updated, 2 unchanged" in out
 
 
@@ -340,7 +323,7 @@ def test_a_chunks_queries_do_not_grow_with_its_records(papers_file, db):
                   methods=[{"name": f"{prefix} method {i}", "main_collection": {"name": "Cat"}}])
             for i in range(count)
         ]  # fmt: skip
-        path = papers_file(records, name=f"{prefix}/papers-with-abstracts.json")
+        path = papers_file(records)
         with CaptureQueriesContext(connection) as captured:
             papers.import_file(path, ImportReport())
         return len(captured)
