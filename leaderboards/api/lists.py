@@ -67,6 +67,11 @@ def filtered(queryset, filters, **lookups):
     return queryset
 
 
+def named(queryset, filters):
+    """filtered() by the `q` (part of the name) and `name` (the whole name) filters."""
+    return filtered(queryset, filters, q="name__icontains", name="name")
+
+
 def get(queryset, **lookup):
     """The one object of `queryset` matching `lookup`, else the API's 404."""
     try:

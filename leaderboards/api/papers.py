@@ -21,6 +21,7 @@ from leaderboards.api.lists import (
     filtered,
     get,
     methods,
+    named,
     paginate,
     papers,
     rank,
@@ -207,8 +208,7 @@ def _proceeding(conference_slug, slug):
 
 @router.get("/conferences/", response={200: schemas.Page[schemas.Conference], **LIST_ERRORS})
 def conference_list(request, filters: Query[schemas.Named], pages: Query[schemas.PageQuery]):
-    found = filtered(Conference.objects.order_by("name"), filters, q="name__icontains", name="name")
-    return paginate(request, found, pages)
+    return paginate(request, named(Conference.objects.order_by("name"), filters), pages)
 
 
 @router.get("/conferences/{id}/", response={200: schemas.Conference, **NOT_FOUND})

@@ -28,6 +28,7 @@ from leaderboards.api.lists import (
     code_links,
     filtered,
     get,
+    named,
     paginate,
     papers,
     rank,
@@ -95,10 +96,6 @@ def _not_found(request, error):
     return _error(request, 404, str(error) or "Not found.")
 
 
-def _named(queryset, filters):
-    return filtered(queryset, filters, q="name__icontains", name="name")
-
-
 def _evaluations(queryset):
     return queryset.titled().without_blocks().order_by("slug")
 
@@ -129,7 +126,7 @@ def root(request):
 
 @api.get("/areas/", response={200: schemas.Page[schemas.Area], **LIST_ERRORS})
 def area_list(request, filters: Query[schemas.Named], pages: Query[schemas.PageQuery]):
-    return paginate(request, _named(Area.objects.order_by("name"), filters), pages)
+    return paginate(request, named(Area.objects.order_by("name"), filters), pages)
 
 
 @api.get("/areas/{id}/", response={200: schemas.Area, **NOT_FOUND})
@@ -148,7 +145,7 @@ def area_tasks(request, pages: Query[schemas.PageQuery], id: str = Slug):
 
 @api.get("/tasks/", response={200: schemas.Page[schemas.Task], **LIST_ERRORS})
 def task_list(request, filters: Query[schemas.Named], pages: Query[schemas.PageQuery]):
-    return paginate(request, _named(Task.objects.order_by("name", "slug"), filters), pages)
+    return paginate(request, named(Task.objects.order_by("name", "slug"), filters), pages)
 
 
 @api.get("/tasks/{id}/", response={200: schemas.Task, **NOT_FOUND})
