@@ -273,9 +273,11 @@ class Importer:
             "slug", "url", "arxiv_id"
         ):
             taken.append(slug)
-            key = f"arxiv:{stored_arxiv}" if stored_arxiv else paper_key(url)
-            if key:
-                self.paper_slugs[key] = slug
+            # A board names a paper by its arXiv id or by the URL it was first
+            # named by, which stays its url when the papers file adds an arXiv id.
+            for key in (paper_key(url), stored_arxiv and f"arxiv:{stored_arxiv}"):
+                if key:
+                    self.paper_slugs[key] = slug
         self.paper_slug_rule = Slugs(taken)
         # The catalogue entry of every task and dataset met so far, by name:
         # the first mention of a name is the one that counts.

@@ -209,16 +209,26 @@ class PaperFinder:
         return (row["pwc_slug"] or row["slug"]) == paper.slug
 
     def find(self, paper):
-        """Found for the identity: a stored or new paper, else None (make it)."""
-        if paper.slug:
-            pk = self.by_slug.get(paper.slug)
-            row = self.rows.get(pk)
-            if row is not None and self._stored_as(row, paper):
-                return Found(row["slug"], row)
-        if paper.arxiv_id:
-            row = self.by_arxiv.get(paper.arxiv_id)
-            if row is not None:
-                return Found(row["slug"], row)
+        """Found for the identity: a stored or new paper, else None (make it).
+
+        The paper PwC describes under this slug first; then the one with its arXiv
+        id; then one that merely has the slug here (a board's paper, slugged from
+        its title, so two papers of one title may hold each other's PwC slugs) if
+        it is at one of the identity's URLs; then one at its URL.
+        """
+        row = self.rows.get(self.by_slug.get(paper.slug)) if paper.slug else None
+        if (
+            row is not None
+            and row["described"]
+            and (row["pwc_slug"] or row["slug"]) == paper.slug
+            and self._stored_as(row, paper)
+        ):
+            return Found(row["slug"], row)
+        if paper.arxiv_id and paper.arxiv_id in self.by_arxiv:
+            row = self.by_arxiv[paper.arxiv_id]
+            return Found(row["slug"], row)
+        if row is not None and self._stored_as(row, paper) and _same_place(row, paper):
+            return Found(row["slug"], row)
         key = paper.url_key
         if key and not arxiv_id_of(paper.url_abs):
             row = self.by_url.get(key)
@@ -270,6 +280,16 @@ class PaperFinder:
             self.new[slug] = paper
             made.append(found)
         return made
+
+
+def _same_place(row, paper):
+    """Whether a stored paper's URL is one the identity names (or it has none)."""
+    if not row["url"]:
+        return True
+    keys = {paper_key(paper.url_abs), paper_key(paper.url_pdf)}
+    if paper.arxiv_id:
+        keys.add(f"arxiv:{paper.arxiv_id}")
+    return paper_key(row["url"]) in keys
 
 
 def _free_here(slug, new):

@@ -17,7 +17,7 @@ from leaderboards.models import (
     Row,
     Task,
 )
-from tests.helpers import PWC_DATA, html, run_import_pwc
+from tests.helpers import PWC_DATA, archive_file, html, row, run_import_pwc, table, task
 
 OGB = PWC_DATA / "sota-extractor_ogb.json"
 SAGN_SLUG = "scalable-and-adaptive-graph-neural-networks-with"
@@ -142,3 +142,69 @@ def test_separate_commands_in_any_order_make_no_duplicate_paper(files, order, cl
         line = next(line for line in out.splitlines() if line.startswith(f"{kind}:"))
         assert line.startswith(f"{kind}: 0 created, 0 updated"), line
     assert "0 created, 0 updated, 15 unchanged" in out
+
+
+def _record(slug, title, url_abs, arxiv_id=None):
+    return {
+        "paper_url": f"https://paperswithcode.com/paper/{slug}",
+        "arxiv_id": arxiv_id,
+        "title": title,
+        "abstract": f"The paper at {url_abs}.",
+        "url_abs": url_abs,
+        "url_pdf": "",
+        "proceeding": None,
+        "authors": [],
+        "tasks": [],
+        "date": "2021-06-01",
+        "methods": [],
+    }
+
+
+@pytest.fixture
+def one_title_two_papers(tmp_path):
+    """A board citing two papers of one title, in the order opposite to PwC's slugs:
+    its title slug goes to the arXiv paper here, PwC's to the OpenReview one."""
+    title = "Unified Models for Everything"
+    arxiv, openreview = "https://arxiv.org/abs/2220.00001", "https://openreview.net/forum?id=x6"
+    board = [
+        task("Parsing", [table("PTB", [
+            row("On arXiv", {"F1": "2"}, paper_url=arxiv, title=title),
+            row("At ICLR", {"F1": "1"}, paper_url=openreview, title=title),
+            row("Conference URL", {"F1": "0"}, paper_url="https://aclanthology.org/P1/",
+                title="Cited by venue"),
+        ])]),
+    ]  # fmt: skip
+    papers = [
+        _record("unified-models-for-everything", title, openreview),
+        _record("unified-models-for-everything-2", title, arxiv, "2220.00001"),
+        # The board named this paper by its venue; PwC knows it by its arXiv id too.
+        _record("cited-by-venue", "Cited by venue", "https://aclanthology.org/P1/", "2301.00002"),
+    ]
+    return archive_file(tmp_path, "evaluation-tables.json", board), archive_file(
+        tmp_path, "papers-with-abstracts.json", papers
+    )
+
+
+@pytest.mark.django_db
+def test_two_papers_of_one_title_keep_their_own_arxiv_id_and_page(one_title_two_papers, client):
+    boards, papers = one_title_two_papers
+    run(boards)
+    run(papers)
+    out, err = run(boards, papers)
+    assert "refused" not in err
+    # Each paper once, each with its own identity: one arXiv id, one paper.
+    assert Paper.objects.filter(arxiv_id="2220.00001").count() == 1
+    on_arxiv = Paper.objects.get(arxiv_id="2220.00001")
+    at_iclr = Paper.objects.get(url_abs="https://openreview.net/forum?id=x6")
+    assert on_arxiv.abstract == "The paper at https://arxiv.org/abs/2220.00001."
+    assert at_iclr.abstract == "The paper at https://openreview.net/forum?id=x6."
+    assert at_iclr.arxiv_id == ""
+    # The board's rows link the pages the papers file describes, still after the re-run.
+    rows = dict(Row.objects.values_list("model", "paper__slug"))
+    assert rows["On arXiv"] == on_arxiv.slug and rows["At ICLR"] == at_iclr.slug
+    assert rows["Conference URL"] == Paper.objects.get(arxiv_id="2301.00002").slug
+    page = html(client, f"/paper/{on_arxiv.slug}")
+    assert "The paper at https://arxiv.org/abs/2220.00001." in page
+    # The same files again change nothing: no board rewritten, no paper made.
+    assert "leaderboards: 0 created, 0 updated, 1 unchanged" in out
+    assert "papers: 0 created, 0 updated, 3 unchanged" in out
