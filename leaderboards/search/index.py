@@ -115,7 +115,9 @@ _VOCAB = "leaderboards_searchentry_words"
 
 
 def _words_in_search_order():
-    """(id, kind, words) of every entry, in search()'s order within each kind.
+    """(id, kind, words) of every entry, in search()'s order within each kind, read as
+    they are used: held whole, the entries of the archive at PwC's size were most
+    of a load's memory.
 
     That is id order, as refresh_index() numbers them (see KIND_SPAN); this
     runs only straight after it. The words are the engine's own (SQLite's
@@ -128,27 +130,45 @@ def _words_in_search_order():
         words = Func(
             name_words(), function="tsvector_to_array", output_field=ArrayField(TextField())
         )
-        return list(ordered.annotate(words=words).values_list("pk", "kind", "words"))
+        yield from (
+            ordered.annotate(words=words)
+            .values_list("pk", "kind", "words")
+            .iterator(chunk_size=5000)
+        )
+        return
     with connection.cursor() as cursor:
         cursor.execute(
             f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{_VOCAB} "
             f"USING fts5vocab(main, '{FTS_TABLE}', 'instance')"
         )
-        # A term holds no space: unicode61 splits there.
-        cursor.execute(f"SELECT doc, group_concat(term, ' ') FROM temp.{_VOCAB} GROUP BY doc")
-        words = dict(cursor.fetchall())
-        # The cursor, not the ORM's rows: a second of a load at PwC size.
-        cursor.execute(f"SELECT id, kind FROM {SearchEntry._meta.db_table} ORDER BY id")
-        return [(pk, kind, words.get(pk, "").split()) for pk, kind in cursor.fetchall()]
+    # Two cursors of their own, both in id order, merged here (SQLite re-ran the
+    # grouping for each entry when asked to join them), read while the caller
+    # writes with a third; a term holds no space (unicode61 splits there).
+    with connection.cursor() as entries, connection.cursor() as terms:
+        entries.execute(f"SELECT id, kind FROM {SearchEntry._meta.db_table} ORDER BY id")
+        terms.execute(
+            f"SELECT doc, group_concat(term, ' ') FROM temp.{_VOCAB} GROUP BY doc ORDER BY doc"
+        )
+        words = _fetched(terms)
+        doc, text = next(words, (None, ""))
+        for pk, kind in _fetched(entries):
+            while doc is not None and doc < pk:
+                doc, text = next(words, (None, ""))
+            yield pk, kind, text.split() if doc == pk else []
 
 
-def _broad(entries):
+def _fetched(cursor, size=5000):
+    while batch := cursor.fetchmany(size):
+        yield from batch
+
+
+def _broad():
     """The prefixes longer than PREFIX_LETTERS that begin words of BROAD_PREFIX entries or more.
 
     Counted by word, so an entry with two such words counts twice: a few
     prefixes more are listed than need be, none fewer.
     """
-    words = Counter(word for _, _, have in entries for word in set(have))
+    words = Counter(word for _, _, have in _words_in_search_order() for word in set(have))
     begun = Counter()
     for word, count in words.items():
         for n in range(PREFIX_LETTERS + 1, min(len(word), MAX_PREFIX) + 1):
@@ -164,15 +184,14 @@ def refresh_prefixes():
     shorter ones are too, so most words cost one look-up. Each pair and three
     of an entry's initials gets a list too (see _listed).
     """
-    entries = _words_in_search_order()
-    broad = _broad(entries)
+    broad = _broad()
     prefixes = {}
     listed = defaultdict(Counter)
     # By letters, named only when listed: a title's ten words have 165 groups,
     # most of them long full, and naming each was a second of a load at PwC size.
     initials_listed = defaultdict(Counter)
     rows = []
-    for pk, kind, words in entries:
+    for pk, kind, words in _words_in_search_order():
         counts, mine, spaced = listed[kind], set(), " ".join(words)
         for word in words:
             if word not in prefixes:
@@ -192,9 +211,20 @@ def refresh_prefixes():
             if initials[group] < INITIALS_PER_KIND:
                 initials[group] += 1
                 rows.append((initials_name(group), pk, spaced))
+        if len(rows) >= PREFIX_ROWS_HELD:
+            _insert_prefixes(rows)
+    _insert_prefixes(rows)
+
+
+# Prefix rows written as they are found, a bounded number at a time.
+PREFIX_ROWS_HELD = 50_000
+
+
+def _insert_prefixes(rows):
     # Tuples, not SearchPrefix instances: at ten times the archive there are
     # millions, and bulk_create spent more on them than the lists took to make.
     insert(SearchPrefix, ("prefix", "entry", "words"), rows)
+    rows.clear()
 
 
 def _forget(cursor, prefixes):

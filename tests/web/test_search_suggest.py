@@ -7,7 +7,7 @@ from django.db.models.functions import Length
 from django.urls import reverse
 
 from leaderboards import search
-from leaderboards.models import Leaderboard, Method, SearchEntry, SearchKind
+from leaderboards.models import Leaderboard, Method, SearchEntry, SearchKind, SearchPrefix
 from leaderboards.search import index
 from leaderboards.search import query as search_query
 from leaderboards.search.terms import exact_text, terms
@@ -286,6 +286,24 @@ def test_short_prefix_lists_rank_as_sorting_every_match(react_boards, monkeypatc
     answered = [q for q in QUERIES if search_query._listed(terms(q), q, per_kind) is not None]
     assert {"react", "r", "d", "npos", "vit b", "d r", "o o"} <= set(answered)
     assert set(answered) < set(QUERIES)
+
+
+def test_lists_written_a_few_rows_at_a_time_are_the_lists_written_at_once(
+    react_boards, monkeypatch
+):
+    """The end of a load writes the lists as it finds them, so its memory does not
+    grow with the site: cut into pieces, they say the same."""
+
+    def lists():
+        return sorted(SearchPrefix.objects.values_list("prefix", "entry", "words"))
+
+    whole = lists()
+    monkeypatch.setattr(index, "PREFIX_ROWS_HELD", 7)
+    search.refresh_index()
+    assert lists() == whole and len(whole) > 7 * 10
+    for query in QUERIES:
+        shown = first_of_each_kind(sorted_search(query, per_kind=3), 3)
+        assert first_of_each_kind(search.suggest(query, 3), 3) == shown, query
 
 
 def test_an_accented_name_is_listed_as_the_search_engine_folds_it(db, load, seed_page, write_page):
