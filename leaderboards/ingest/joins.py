@@ -83,9 +83,13 @@ def by_pwc_slug(model, slugs):
     """
     slugs = set(slugs)
     found = {}
-    for slug, pwc, pk in model.objects.filter(
-        Q(slug__in=slugs) | Q(pwc_slug__in=slugs)
-    ).values_list("slug", "pwc_slug", "pk"):
+    # No ordering: sorted by the model's, SQLite walked every paper in date order
+    # instead of looking each slug up (1.6 s a chunk at PwC's size).
+    for slug, pwc, pk in (
+        model.objects.filter(Q(slug__in=slugs) | Q(pwc_slug__in=slugs))
+        .order_by()
+        .values_list("slug", "pwc_slug", "pk")
+    ):
         if pwc in slugs:
             found[pwc] = pk
         elif slug in slugs:
