@@ -1,13 +1,14 @@
 """The archive's papers file (SPEC 2.1): papers described, with authors, proceedings,
 tasks and the methods they use.
 
-A record's paper is the one PwC's `paper_url` names (its slug here, or its
-`pwc_slug`), else the one with its arXiv id, else the one whose URL is its
-`url_abs`; else it is made, with PwC's slug. `PaperFinder` is that rule, and the
-links file (code_links.py) finds or makes its papers with it too, so a paper a
-board row, the papers file or a code link names first is the same paper for the
-others. What the papers file says of a paper wins over a board row's words; a
-value the record leaves empty never erases one stored.
+A record's paper is the one PwC's `paper_url` names (the paper it describes under
+that slug), else the one with its arXiv id, else one with that slug here at one of
+its URLs, else the one whose URL is its `url_abs`; else it is made, with PwC's
+slug. `PaperFinder` is that rule, and the links file (code_links.py) finds or
+makes its papers with it too, so a paper a board row, the papers file or a code
+link names first is the same paper for the others. What the papers file says of a
+paper wins over a board row's words; a value the record leaves empty never erases
+one stored.
 """
 
 import dataclasses
