@@ -144,7 +144,12 @@ def paper_key(url):
     if not url:
         return None
     found = arxiv_id(url)
-    return f"arxiv:{found}" if found else f"url:{url.rstrip('/')}"
+    return arxiv_key(found) if found else f"url:{url.rstrip('/')}"
+
+
+def arxiv_key(found):
+    """paper_key() of any URL of this arXiv id."""
+    return f"arxiv:{found}"
 
 
 def paper_name(title, url):

@@ -29,7 +29,14 @@ from django.utils.text import slugify
 
 from leaderboards.format import derive
 from leaderboards.format.page import MAX_DEPTH, PageError, Refused, check_text, parse_date, slug_of
-from leaderboards.format.rules import arxiv_id, free_slug, paper_key, slug_for, storable
+from leaderboards.format.rules import (
+    arxiv_id,
+    arxiv_key,
+    free_slug,
+    paper_key,
+    slug_for,
+    storable,
+)
 from leaderboards.ingest.loader import check_built
 from leaderboards.ingest.sources import Catalogue, Entry, Problem, Source
 from leaderboards.ingest.writer import Writer
@@ -275,7 +282,7 @@ class Importer:
             taken.append(slug)
             # A board names a paper by its arXiv id or by the URL it was first
             # named by, which stays its url when the papers file adds an arXiv id.
-            for key in (paper_key(url), stored_arxiv and f"arxiv:{stored_arxiv}"):
+            for key in (paper_key(url), stored_arxiv and arxiv_key(stored_arxiv)):
                 if key:
                     self.paper_slugs[key] = slug
         self.paper_slug_rule = Slugs(taken)

@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 from leaderboards.format.rules import arxiv_id as arxiv_id_of
-from leaderboards.format.rules import paper_key
+from leaderboards.format.rules import arxiv_key, paper_key
 from leaderboards.ingest import chunks, paper_methods, record_fields
 from leaderboards.ingest.archive import _paper_slug_text
 from leaderboards.ingest.joins import TaskNames, by_pwc_slug, pwc_slug
@@ -69,6 +69,12 @@ class Identity:
     @property
     def url_key(self):
         return paper_key(self.url_abs)
+
+    @property
+    def keys(self):
+        """paper_key() of every URL of the paper the identity names."""
+        found = {paper_key(self.url_abs), paper_key(self.url_pdf)}
+        return found | {arxiv_key(self.arxiv_id)} if self.arxiv_id else found
 
 
 def identity(record, prefix=""):
@@ -285,12 +291,7 @@ class PaperFinder:
 
 def _same_place(row, paper):
     """Whether a stored paper's URL is one the identity names (or it has none)."""
-    if not row["url"]:
-        return True
-    keys = {paper_key(paper.url_abs), paper_key(paper.url_pdf)}
-    if paper.arxiv_id:
-        keys.add(f"arxiv:{paper.arxiv_id}")
-    return paper_key(row["url"]) in keys
+    return not row["url"] or paper_key(row["url"]) in paper.keys
 
 
 def _free_here(slug, new):
