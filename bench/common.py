@@ -241,6 +241,20 @@ def query_one(db, sql, params=()):
         return connection.execute(sql.replace("%s", "?"), params).fetchone()[0]
 
 
+def query_all(db, sql, params=()):
+    """The first column of every row of one query, on either database (%s placeholders)."""
+    if is_postgresql(db):
+        import psycopg
+
+        url = database_url(db).replace("postgres://", "postgresql://", 1)
+        with psycopg.connect(url) as connection:
+            return [row[0] for row in connection.execute(sql, params).fetchall()]
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(db)) as connection:
+        return [row[0] for row in connection.execute(sql.replace("%s", "?"), params).fetchall()]
+
+
 def production_env(db_path):
     """Production settings as a deploy has them, on plain HTTP over loopback."""
     return {

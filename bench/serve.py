@@ -1,6 +1,7 @@
 """Serving benchmark: the site under gunicorn and wrk, against a static file and Datasette.
 
     .venv/bin/python -m bench.serve [--boards 15000] [--duration 10] [--reuse] [--huge-rows 100000]
+    .venv/bin/python -m bench.serve --cold [--archive DIR] [--reuse]   # see bench/cold.py
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/sotasite_bench .venv/bin/python -m bench.serve
 
 In one run on loopback: builds a fresh database (seeds/, `--boards` generated
@@ -40,7 +41,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench import common
+from bench import cold, common
 from bench.lists import LIMIT_MS as LISTS_LIMIT_MS
 
 STATIC_FILE = common.ROOT / "staticfiles" / "bench" / "leaderboard.html"
@@ -215,6 +216,9 @@ def targets(measures, static, datasette, seed_served, seed_uncached, repeat_visi
 
 
 def main():
+    if "--cold" in sys.argv[1:]:
+        # Pages no one asked for since the load: a run of its own (bench/cold.py).
+        return cold.main(sys.argv[1:])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=15000, help="generated pages (15000)")
     parser.add_argument("--seed", default="1")

@@ -1,11 +1,10 @@
 from django.contrib import admin
-from django.contrib.sitemaps import views as sitemap_views
 from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import TemplateView
 
-from leaderboards.web.sitemaps import SITEMAPS
+from leaderboards.web import sitemaps
 from leaderboards.web.views import health
 
 
@@ -20,18 +19,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),
     path("", include("leaderboards.web.urls")),
-    path(
-        "sitemap.xml",
-        sitemap_views.index,
-        {"sitemaps": SITEMAPS, "sitemap_url_name": "sitemap-section"},
-        name="sitemap",
-    ),
-    path(
-        "sitemap-<section>.xml",
-        sitemap_views.sitemap,
-        {"sitemaps": SITEMAPS},
-        name="sitemap-section",
-    ),
+    path("sitemap.xml", sitemaps.index, name="sitemap"),
+    path("sitemap-<slug:section>.xml", sitemaps.section, name="sitemap-section"),
     path(
         "robots.txt",
         TemplateView.as_view(template_name="robots.txt", content_type="text/plain"),

@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import Resolver404, resolve
 from django.utils.html import escape
 
-from bench import common
+from bench import cold, common
 from leaderboards.ingest.loader import Loader
 from tools.synthetic_pages import generate_pages
 
@@ -126,3 +126,56 @@ def test_the_big_board_keeps_its_figures_true():
 )
 def test_the_last_page_is_found_whatever_the_pagination(html, last):
     assert common.find_last_page(html) == last
+
+
+def _first_column(sql):
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        return [row[0] for row in cursor.fetchall()]
+
+
+@pytest.mark.django_db
+def test_cold_pages_are_distinct_across_runs_and_each_answers(client):
+    from tests.helpers import make_authors, make_method, make_paper
+
+    load_set(**SMALL)
+    papers = [make_paper(f"cold-paper-{index}") for index in range(4)]
+    for index, paper in enumerate(papers):
+        make_authors(paper, f"Cold Author {index}")
+        make_method(f"cold-method-{index}", papers=[paper])
+    found = cold.kinds(_first_column, "1", per_run=40)
+    assert [kind.name for kind in found] == [
+        "board page",
+        "board sorted by date",
+        "paper page",
+        "method page",
+        "author page",
+        "dataset page",
+    ]
+    every = [path for kind in found for paths in kind.paths.values() for path in paths]
+    assert len(every) == len(set(every))
+    seed = common.seed_page()["url"]
+    assert not [path for path in every if path.split("?")[0] == seed]
+    for kind in found:
+        assert kind.paths[8], kind.name
+        for path in kind.paths[8][:2] + kind.paths[2][:2]:
+            assert client.get(path).status_code == 200, path
+
+
+def test_a_repeated_path_fails_the_cold_run():
+    def result(repeats=0, rps=100.0, p95=5.0):
+        return cold.ColdResult(int(rps), 200, int(rps), repeats, 1.0, 1.0, p95, p95, 0, None)
+
+    found = [cold.Kind("paper page", 0.2, {})]
+    static = {8: result(rps=400.0), 2: result(rps=300.0)}
+    clean = cold.verdicts(found, static, {"paper page": {8: result(), 2: result()}}, {1: 90}, 10**5)
+    assert all(ok == "PASS" for ok, _, _ in clean)
+    repeated = {"paper page": {8: result(repeats=1), 2: result()}}
+    rows = cold.verdicts(found, static, repeated, {1: 90}, 10**5)
+    assert ("MISS", "no path asked twice (requests <= distinct paths)") in [r[:2] for r in rows]
+
+
+def test_the_cold_script_hands_out_each_path_once():
+    script = cold.COLD_SCRIPT % {"paths": '"/a", "/b"', "repeat": "false"}
+    assert 'local paths = {"/a", "/b"}' in script
+    assert "wrk.thread:stop()" in script
