@@ -26,6 +26,7 @@ from django.db.models import Q
 from leaderboards.format.rules import free_slug, slug_for
 from leaderboards.ingest.records import ImportReport, RecordError, records
 from leaderboards.models import UpkeepPending
+from leaderboards.upkeep import bulk
 
 CHUNK = 1000
 
@@ -112,30 +113,31 @@ class Upsert:
             return {}
         created_with = created_with or {}
         stored = self._stored(wanted)
-        new, updated = [], []
+        new, updated = {}, {}
         for key, values in wanted.items():
             row = stored.get(key)
             if row is None:
-                new.append(
-                    self.model(**self._columns_of(key), **values, **created_with.get(key, {}))
-                )
+                new[key] = {**self._columns_of(key), **values, **created_with.get(key, {})}
             elif any(row[field] != value for field, value in values.items()):
-                updated.append(self.model(pk=row["pk"], **self._columns_of(key), **values))
+                updated[key] = values
             else:
                 counts.unchanged += 1
         if changed is not None:
-            changed.update(self._key_of(vars(obj)) for obj in (*new, *updated))
+            changed.update(new, updated)
         if updated:
-            fields = sorted({field for values in wanted.values() for field in values})
-            self.model.objects.bulk_update(updated, fields, batch_size=500)
+            fields = sorted({field for values in updated.values() for field in values})
+            bulk.update(
+                self.model,
+                fields,
+                [
+                    (stored[key]["pk"], *(values.get(f, stored[key][f]) for f in fields))
+                    for key, values in updated.items()
+                ],
+            )
             counts.updated += len(updated)
-        if new:
-            self.model.objects.bulk_create(new, batch_size=500)
-            counts.created += len(new)
         ids = {key: row["pk"] for key, row in stored.items()}
-        if new:
-            made = {self._key_of(vars(obj)) for obj in new}
-            ids.update((key, row["pk"]) for key, row in self._stored(made).items())
+        ids.update(zip(new, bulk.create(self.model, list(new.values())), strict=True))
+        counts.created += len(new)
         return ids
 
 
@@ -163,17 +165,17 @@ def set_links(through, owner_field, other_field, wanted, extra=None, changed=Non
         if pair not in want or any(row[c] != extra.get(pair, {}).get(c) for c in columns)
     ]
     fresh = [
-        through(**{owner_field: owner, other_field: other}, **extra.get((owner, other), {}))
+        {owner_field: owner, other_field: other, **extra.get((owner, other), {})}
         for owner, other in sorted(want)
         if (owner, other) not in have or have[owner, other]["pk"] in stale
     ]
     for pks in itertools.batched(stale, 500):
         through.objects.filter(pk__in=pks).delete()
-    through.objects.bulk_create(fresh, batch_size=500)
+    bulk.create(through, fresh)
     if changed is not None:
         gone = set(stale)
         changed.update(owner for (owner, _), row in have.items() if row["pk"] in gone)
-        changed.update(getattr(link, owner_field) for link in fresh)
+        changed.update(link[owner_field] for link in fresh)
     return bool(stale or fresh)
 
 
@@ -227,19 +229,16 @@ def named(model, wanted, counts, fallback, limit=None, fill=(), slugs=None):
                 if row[column] in ("", None) and wanted[row["name"]].get(column) not in ("", None)
             }
             if empty:
-                filled.append(model(**{**row, **empty}))
-    if filled:
-        model.objects.bulk_update(filled, fill, batch_size=500)
+                filled.append((row["pk"], *({**row, **empty}[column] for column in fill)))
+    bulk.update(model, fill, filled)
     counts.updated += len(filled)
     counts.unchanged += len(found) - len(filled)
     missing = [name for name in wanted if name not in found]
     if missing:
         slugs = free_slugs(model, missing, fallback, limit, slugs)
-        model.objects.bulk_create(
-            [model(name=name, slug=slugs[name], **wanted[name]) for name in missing],
-            batch_size=500,
+        pks = bulk.create(
+            model, [{"name": name, "slug": slugs[name], **wanted[name]} for name in missing]
         )
         counts.created += len(missing)
-        for batch in itertools.batched(missing, 500):
-            found.update(model.objects.filter(name__in=batch).values_list("name", "pk"))
+        found.update(zip(missing, pks, strict=True))
     return found

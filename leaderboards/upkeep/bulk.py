@@ -144,3 +144,52 @@ def insert(model, names, values):
         sql = f"INSERT INTO {table} ({columns}) VALUES ({holders})"
         for batch in itertools.batched(values, 5000):
             cursor.executemany(sql, list(prepared(fields, batch)))
+
+
+def create(model, rows):
+    """New rows of `model` ({field: value} each) inserted, as bulk_create would make them
+    but for the model instances and the SQL compiled for each: a column no row gives takes
+    its field's default. Returns their primary keys, in order (reserve_ids: none read back).
+
+    Inside the transaction that inserts them, as reserve_ids needs on SQLite.
+    """
+    if not rows:
+        return []
+    given = {name for row in rows for name in row}
+    columns = []
+    for field in model._meta.concrete_fields:
+        if field.primary_key:
+            continue
+        name = field.attname if field.attname in given else field.name
+        if name in given or not field.has_db_default():
+            # A row without it holds what an instance made without it would (a
+            # default, "" or None); a column the database fills is left to it.
+            columns.append((name, field.get_default))
+    pks = reserve_ids(model, len(rows))
+    names = [model._meta.pk.attname, *(name for name, _ in columns)]
+    values = (
+        (pk, *(row[name] if name in row else default() for name, default in columns))
+        for pk, row in zip(pks, rows, strict=True)
+    )
+    insert(model, names, values)
+    return list(pks)
+
+
+def update(model, names, rows):
+    """Rows of `model` given as (pk, value of each named field) updated, one UPDATE a row
+    run as one executemany. bulk_update's single statement, a CASE for each field over
+    every row, cost more to build than to run: a sixth of importing the papers file."""
+    if not rows:
+        return
+    quote = connection.ops.quote_name
+    fields = [model._meta.get_field(name) for name in names]
+    settings = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    sql = (
+        f"UPDATE {quote(model._meta.db_table)} SET {settings} "
+        f"WHERE {quote(model._meta.pk.column)} = %s"
+    )
+    with connection.cursor() as cursor:
+        for batch in itertools.batched(rows, 5000):
+            cursor.executemany(
+                sql, [[*values, pk] for pk, *values in prepared([None, *fields], batch)]
+            )
