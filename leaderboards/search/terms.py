@@ -5,6 +5,7 @@ reading of a name, which the index's prefix lists take their words from.
 """
 
 import re
+import unicodedata
 
 from django.contrib.postgres.search import SearchVector
 
@@ -17,6 +18,12 @@ WORD = re.compile(r"[^\W_]+")
 def terms(query):
     """The words of a query, lower-cased, at most MAX_TERMS of them."""
     return WORD.findall(query[:MAX_QUERY_LENGTH].lower())[:MAX_TERMS]
+
+
+def folded_words(text):
+    """The words of a text as the full-text engines read them: lower-cased, accents off."""
+    plain = unicodedata.normalize("NFKD", text.lower())
+    return WORD.findall("".join(c for c in plain if not unicodedata.combining(c)))
 
 
 def exact_text(query):

@@ -154,7 +154,8 @@ def test_a_common_abstract_word_reads_a_bounded_number_of_papers(catalogue, clie
         make_paper(f"fish-{n}", f"Fish Study {n}", abstract="More zebrafish, in tanks.")
     search.refresh_index()
     total, more, shown = search_query.search_abstracts("zebrafish", per_kind=10)
-    assert (total, more, len(shown)) == (6, False, 6)
+    # Counted with the paper whose title matches too (search() lists it), not shown.
+    assert (total, more, len(shown)) == (7, False, 6)
     # By paper id: the first loaded first.
     assert shown[0].slug == "counting-fish"
     monkeypatch.setattr(search_query, "ABSTRACTS_READ", 3)
