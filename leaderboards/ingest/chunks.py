@@ -17,47 +17,154 @@ where they changed, so the same files again change nothing.
 import collections
 import functools
 import itertools
+import multiprocessing
 import operator
+import os
+import queue
 from pathlib import Path
 
 from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Q
+from django.utils.module_loading import import_string
 
 from leaderboards.format.rules import free_slug, slug_for
+from leaderboards.ingest.archive import ArchiveError
+from leaderboards.ingest.files import run_in_reader
 from leaderboards.ingest.records import ImportReport, RecordError, records
 from leaderboards.models import UpkeepPending
 from leaderboards.upkeep import bulk
 
 CHUNK = 1000
+# Chunks a reader process prepares ahead of the writer: a few megabytes of records.
+CHUNKS_AHEAD = 2
+# A smaller file is read in the importing process: starting a second Python with
+# Django costs about a second, which a small file does not win back.
+READ_AHEAD_BYTES = 1 << 20
+# How often the writer, waiting for a chunk, looks whether the reader is still there.
+READER_CHECK_SECONDS = 1.0
 
 
-def import_file(path, kind, prepare, write, report, size=CHUNK, indexed=False):
+def import_file(path, kind, prepare, write, report, size=None, indexed=False, read_ahead=False):
     """Every record of the file prepared, written a chunk at a time, and counted in report.
 
     With `indexed`, write() gets (index, item) pairs, so it can refuse a record
     only the rest of its chunk shows wrong (a second record for one paper) by
-    `counted.refuse(kind, file name, index, field, reason)`.
+    `counted.refuse(kind, file name, index, field, reason)`. With `read_ahead`
+    (a large file, `prepare` a module's function), the records are read and
+    prepared in a second process a few chunks ahead, where there is a core for it.
     """
     name = Path(path).name
-    for chunk in itertools.batched(records(path, report), size):
+    size = size or CHUNK
+    if (
+        read_ahead
+        and len(os.sched_getaffinity(0)) > 1
+        and Path(path).stat().st_size >= READ_AHEAD_BYTES
+    ):
+        prepared = _read_ahead(path, kind, prepare, size)
+    else:
+        prepared = _prepared_chunks(path, kind, prepare, size)
+    try:
+        for items, read in prepared:
+            report.merge(read)
+            if items:
+                _write_or_refuse(name, kind, items, write, report, indexed)
+    finally:
+        prepared.close()
+
+
+def _prepared_chunks(path, kind, prepare, size):
+    """(items, report) for each chunk of the file: its records prepared as (index,
+    item), and a report of those refused (and of the characters replaced)."""
+    name = Path(path).name
+    read = ImportReport()
+    for chunk in itertools.batched(records(path, read), size):
         items = []
         for index, record in chunk:
             try:
                 items.append((index, prepare(record)))
             except RecordError as error:
-                report.refuse(kind, name, index, error.field, error.reason)
-        if not items:
-            continue
-        try:
-            _write_chunk(items, write, report, indexed)
-        except (IntegrityError, DatabaseError):
-            # One bad record must not cost the chunk: each again, alone.
-            for index, item in items:
-                try:
-                    _write_chunk([(index, item)], write, report, indexed)
-                except (IntegrityError, DatabaseError) as error:
-                    reason = f"the database refused it: {error}"
-                    report.refuse(kind, name, index, "(record)", reason)
+                read.refuse(kind, name, index, error.field, error.reason)
+        yield items, _taken(read)
+    yield [], _taken(read)
+
+
+def _taken(report):
+    """What the report holds, in a report of its own, its refusals in the file's order
+    however the chunks fell; the report emptied (records() goes on writing to it)."""
+    refused = sorted(report.refused, key=lambda refusal: refusal.position)
+    taken = ImportReport(report.kinds, refused, report.replaced_characters)
+    report.kinds, report.refused, report.replaced_characters = {}, [], 0
+    return taken
+
+
+def _read_ahead(path, kind, prepare, size):
+    """_prepared_chunks(), run in a second process CHUNKS_AHEAD chunks ahead.
+
+    Reading and checking the papers file's records (JSON, text made storable,
+    identities) was a fifth of importing it. The reader starts fresh ("spawn"),
+    not forked from a process holding database connections; what it raises
+    (a file cut short, not JSON) is raised here, as reading here would.
+    """
+    context = multiprocessing.get_context("spawn")
+    results = context.Queue(CHUNKS_AHEAD)
+    reader = context.Process(
+        target=run_in_reader,
+        args=(
+            os.getpid(),
+            f"{__name__}._read_in_reader",
+            path,
+            kind,
+            f"{prepare.__module__}.{prepare.__qualname__}",
+            size,
+            results,
+        ),
+        daemon=True,
+    )
+    reader.start()
+    try:
+        while True:
+            try:
+                done, result = results.get(timeout=READER_CHECK_SECONDS)
+            except queue.Empty:
+                if reader.is_alive() or not results.empty():
+                    continue
+                raise OSError(
+                    f"the process reading {Path(path).name} stopped (exit code "
+                    f"{reader.exitcode}); the chunks before it are written: run the same "
+                    "import again"
+                ) from None
+            if isinstance(result, BaseException):
+                raise result
+            yield result
+            if done:
+                return
+    finally:
+        reader.kill()
+        reader.join()
+
+
+def _read_in_reader(path, kind, prepare, size, results):
+    try:
+        for chunk in _prepared_chunks(path, kind, import_string(prepare), size):
+            results.put((False, chunk))
+        results.put((True, ([], ImportReport())))
+    except (ArchiveError, OSError, EOFError) as error:
+        results.put((True, error))
+    except Exception as error:  # noqa: BLE001 - said in the importing process, not lost here
+        results.put((True, RuntimeError(f"reading {Path(path).name}: {error!r}")))
+
+
+def _write_or_refuse(name, kind, items, write, report, indexed):
+    try:
+        _write_chunk(items, write, report, indexed)
+    except (IntegrityError, DatabaseError):
+        # One bad record must not cost the chunk: each again, alone.
+        for index, item in items:
+            try:
+                _write_chunk([(index, item)], write, report, indexed)
+            except (IntegrityError, DatabaseError) as error:
+                reason = f"the database refused it: {error}"
+                report.refuse(kind, name, index, "(record)", reason)
 
 
 def _write_chunk(items, write, report, indexed):

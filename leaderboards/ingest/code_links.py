@@ -34,7 +34,7 @@ _FORGES = re.compile(r"^(?:www\.)?(?:github\.com|gitlab\.com)$", re.IGNORECASE)
 
 def import_file(path, report):
     """The links file's records imported into report (see chunks.import_file)."""
-    chunks.import_file(path, KIND, prepare, write, report)
+    chunks.import_file(path, KIND, prepare, write, report, read_ahead=True)
 
 
 def prepare(record):

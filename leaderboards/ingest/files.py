@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import django
+from django.utils.module_loading import import_string
 
 from leaderboards.format.page import MAX_FILE_BYTES, PageError, check_size
 
@@ -71,6 +72,13 @@ def start_reader(parent):
     # pipe it waits on, so the pipe never closes. Within a second of the load
     # going, so does the reader.
     threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True).start()
+
+
+def run_in_reader(parent, function, *args):
+    """A reader process's whole work: Django set up, then `function` (a dotted path:
+    importing it imports the models, which a new process can only after set-up)."""
+    start_reader(parent)
+    import_string(function)(*args)
 
 
 def _exit_when_orphaned(parent):

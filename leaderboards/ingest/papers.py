@@ -50,7 +50,7 @@ _PROCEEDING = re.compile(r"^(?P<conference>.+?)\s+(?P<year>\d{4})(?:\s+(?P<month
 def import_file(path, report):
     """The papers file's records imported into report (see chunks.import_file)."""
     importer = _PapersFile(path)
-    chunks.import_file(path, KIND, prepare, importer.write, report, indexed=True)
+    chunks.import_file(path, KIND, prepare, importer.write, report, indexed=True, read_ahead=True)
 
 
 # Reading one record ----------------------------------------------------------------
