@@ -6,13 +6,24 @@ import pytest
 from django.urls import reverse
 
 from leaderboards.models import Dataset, Metric, Paper
-from tests.helpers import DATASET, PAPER, SEED_SLUG, TASK, html, make_method, make_proceeding
+from tests.helpers import (
+    DATASET,
+    PAPER,
+    SEED_SLUG,
+    TASK,
+    html,
+    make_authors,
+    make_category,
+    make_method,
+    make_proceeding,
+)
 
 
 @pytest.fixture
 def archive(seeded):
-    make_method("resnet", "ResNet")
+    make_method("resnet", "ResNet", categories=[make_category("Convolutions", area="Vision")])
     make_proceeding("NeurIPS 2021 12", year=2021)
+    make_authors(Paper.objects.get(slug=PAPER), "Ada Lovelace")
     return seeded
 
 
