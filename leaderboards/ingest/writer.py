@@ -31,10 +31,16 @@ from leaderboards.ingest.sources import (
     Problem,
     Source,
 )
-from leaderboards.models import Leaderboard, UpkeepPending
+from leaderboards.models import Leaderboard, Row, UpkeepPending
+from leaderboards.search import refresh_search
 from leaderboards.upkeep.cache import bump_catalogue_version, data_changed
-from leaderboards.upkeep.figures import refresh_counts, refresh_leaderboards
-from leaderboards.upkeep.statistics import analyze_grown_tables, refresh_statistics
+from leaderboards.upkeep.figures import refresh_counts, refresh_leaderboards, refresh_touched
+from leaderboards.upkeep.scope import Scope, owed
+from leaderboards.upkeep.statistics import (
+    analyze_grown_tables,
+    refresh_changed_statistics,
+    refresh_statistics,
+)
 
 # What a load is given and reports (sources.py), importable with the writer.
 __all__ = [
@@ -162,17 +168,25 @@ class Writer:
         """
         if self.dry_run:
             return
-        last = UpkeepPending.objects.order_by("-pk").values_list("pk", flat=True).first()
-        if last is None:
+        markers = list(UpkeepPending.objects.order_by("pk").values_list("pk", "scope"))
+        if not markers:
             return
+        last = markers[-1][0]
+        scope = owed(stored for _, stored in markers)
         try:
-            # The figures and the index read whole tables the load grew; a last
+            # The figures and the index read tables the load grew; a last
             # chunk can leave them past what the planner last read.
             analyze_grown_tables()
-            refresh_counts()
-            search.refresh_index()
-            # The planner's statistics follow the new table sizes on both databases.
-            refresh_statistics()
+            if scope is None:
+                refresh_counts()
+                search.refresh_index()
+                # The planner's statistics follow the new table sizes on both databases.
+                refresh_statistics()
+            else:
+                # Only what the load's chunks wrote, each to what a whole refresh gives.
+                refresh_touched(scope)
+                refresh_search(scope)
+                refresh_changed_statistics()
             # Bulk writes send no signals: retire the lists here (each board's
             # own pages went with its rows).
             bump_catalogue_version()
@@ -325,30 +339,31 @@ class Writer:
         said = len(self.report.warnings)
         try:
             with transaction.atomic():
-                changed = self._write(items, catalogue_only)
+                written = [self._write(items, catalogue_only)]
         except DatabaseError as error:
             if is_disk_full(error):
                 names = _names(items) + [source.name for source in catalogue_only]
                 raise DiskFull(_disk_full_message(names, error)) from error
             # What the rolled-back attempt said is said again, or not, page by page.
             del self.report.warnings[said:]
-            changed = False
-            for item in items:
-                changed |= self._write_alone([item], [], item.source.name)
-            for source in catalogue_only:
-                changed |= self._write_alone([], [source], source.name)
+            written = [self._write_alone([item], [], item.source.name) for item in items]
+            written += [self._write_alone([], [source], source.name) for source in catalogue_only]
         else:
             self._count(items)
-        if changed:
+        written = [scope for scope in written if scope is not None]
+        if written:
+            scope = Scope()
+            for each in written:
+                scope.add(each)
             # Committed with the pages: the end-of-load work is owed until it is done.
-            UpkeepPending.objects.bulk_create([UpkeepPending()])
+            UpkeepPending.objects.bulk_create([UpkeepPending(scope=scope.as_json())])
         stored.update((item.slug, item.board) for item in items if item.board is not None)
 
     def _write_alone(self, items, catalogue_only, name):
         said = len(self.report.warnings)
         try:
             with transaction.atomic():
-                changed = self._write(items, catalogue_only)
+                written = self._write(items, catalogue_only)
         except DatabaseError as error:
             if is_disk_full(error):
                 raise DiskFull(_disk_full_message([name], error)) from error
@@ -356,9 +371,9 @@ class Writer:
             self.report.failed.append(Problem(name, f"(database): {error}"))
             for item in items:
                 item.board = None
-            return False
+            return None
         self._count(items)
-        return changed
+        return written
 
     def _count(self, items):
         for item in items:
@@ -372,13 +387,20 @@ class Writer:
     def _write(self, items, catalogue_only):
         """Write the catalogue the sources name, then the pages, a table at a time.
 
-        Returns whether anything was written.
+        Returns the Scope of what was written, or None when nothing was.
         """
         catalogue = self._write_catalogue(items, catalogue_only)
+        scope = Scope(
+            tasks={task.pk for task in catalogue.tasks.values()},
+            datasets={dataset.pk for dataset in catalogue.datasets.values()},
+            papers={paper.pk for paper in catalogue.papers.values()},
+        )
         if not items:
-            return catalogue.changed
+            return scope if catalogue.changed else None
         new = [item for item in items if item.current is None]
         old = [item for item in items if item.current is not None]
+        # What the rewritten boards named before: a paper they no longer cite may lose a flag.
+        scope.add(_stored_scope([item.current.pk for item in old]))
         tables.create_boards(new, catalogue)
         tables.replace_boards(old, catalogue)
         tables.insert_areas(items, catalogue.areas)
@@ -388,7 +410,8 @@ class Writer:
         tables.insert_verifications(items)
         self._rows_written(items)
         refresh_leaderboards([item.board.pk for item in old])
-        return True
+        scope.boards.update(item.board.pk for item in items)
+        return scope
 
     def _write_catalogue(self, items, catalogue_only):
         catalogue = CatalogueWriter(self.report)
@@ -416,6 +439,23 @@ class Writer:
                 Problem(decided[board].source.name, warning)
                 for board, warning in decisions.apply_decisions(list(decided))
             ]
+
+
+def _stored_scope(boards):
+    """The tasks, datasets and papers these stored boards name now."""
+    scope = Scope(boards=set(boards))
+    if boards:
+        for task, dataset in Leaderboard.objects.filter(pk__in=boards).values_list(
+            "task_id", "dataset_id"
+        ):
+            scope.tasks.add(task)
+            scope.datasets.add(dataset)
+        scope.papers.update(
+            Row.objects.filter(leaderboard__in=boards, paper__isnull=False)
+            .values_list("paper_id", flat=True)
+            .distinct()
+        )
+    return scope
 
 
 def _locked_boards(checked):

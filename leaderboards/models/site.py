@@ -44,9 +44,15 @@ class UpkeepPending(models.Model):
     is unchanged, so a load killed or failing at its end is completed by
     running it again. Rows, not one flag: a load deletes only the markers it
     saw before its end work began, never those of a load that wrote after.
+
+    `scope` says what the chunk wrote (upkeep.scope.Scope), so the end work
+    reads only that: the ids of the boards it wrote, and of the tasks, datasets
+    and papers they named before and after. Null (a record importer's chunk, or
+    a marker made before scopes were kept) owes the whole site's work.
     """
 
     created_at = models.DateTimeField(default=timezone.now)
+    scope = models.JSONField(null=True, blank=True)
 
     def __str__(self):
         return f"upkeep pending since {self.created_at:%Y-%m-%d %H:%M:%S}"

@@ -12,6 +12,7 @@ terms.py reads the words of a query, index.py writes the entries after writes,
 query.py answers visitors from them.
 """
 
+from leaderboards.search.changes import refresh_search
 from leaderboards.search.index import refresh_index, refresh_models, refresh_pages
 from leaderboards.search.query import search, search_abstracts, suggest
 
@@ -19,6 +20,7 @@ __all__ = [
     "refresh_index",
     "refresh_models",
     "refresh_pages",
+    "refresh_search",
     "search",
     "search_abstracts",
     "suggest",

@@ -384,10 +384,36 @@ def refresh_pages(kind, slugs):
     _reindex(kind, slugs, _PAGE_SQL[kind](f" AND m.slug IN ({marks})"), slugs)
 
 
+def _task_sql():
+    return f"SELECT name, slug, '' AS context FROM {Task._meta.db_table}"
+
+
+def _dataset_sql():
+    return f"SELECT name, slug, full_name AS context FROM {Dataset._meta.db_table}"
+
+
+def _board_sql():
+    return (
+        f"SELECT {BOARD_NAME} AS name, b.slug, '' AS context FROM {Leaderboard._meta.db_table} b "
+        f"JOIN {Task._meta.db_table} t ON t.id = b.task_id "
+        f"JOIN {Dataset._meta.db_table} d ON d.id = b.dataset_id"
+    )
+
+
+# What each kind's entries are copied from, all of them (name, slug, context).
+SOURCES = {
+    SearchKind.TASK: _task_sql,
+    SearchKind.DATASET: _dataset_sql,
+    SearchKind.LEADERBOARD: _board_sql,
+    SearchKind.PAPER: _paper_sql,
+    SearchKind.METHOD: _method_sql,
+    SearchKind.AUTHOR: _author_sql,
+    SearchKind.MODEL: _models_sql,
+}
+
+
 def refresh_index():
     """Rebuild the search entries from the catalogue, then the engine's index."""
-    task, dataset = Task._meta.db_table, Dataset._meta.db_table
-    board = Leaderboard._meta.db_table
     with transaction.atomic():
         # One statement each: the ORM would first collect the prefixes each
         # entry cascades to.
@@ -395,17 +421,8 @@ def refresh_index():
             _one_writer_at_a_time(cursor)
             cursor.execute(f"DELETE FROM {SearchPrefix._meta.db_table}")
             cursor.execute(f"DELETE FROM {SearchEntry._meta.db_table}")
-        _insert(SearchKind.TASK, f"SELECT name, slug, '' AS context FROM {task}")
-        _insert(SearchKind.DATASET, f"SELECT name, slug, full_name AS context FROM {dataset}")
-        _insert(
-            SearchKind.LEADERBOARD,
-            f"SELECT {BOARD_NAME} AS name, b.slug, '' AS context FROM {board} b "
-            f"JOIN {task} t ON t.id = b.task_id JOIN {dataset} d ON d.id = b.dataset_id",
-        )
-        _insert(SearchKind.PAPER, _paper_sql())
-        _insert(SearchKind.METHOD, _method_sql())
-        _insert(SearchKind.AUTHOR, _author_sql())
-        _insert(SearchKind.MODEL, _models_sql())
+        for kind, select in SOURCES.items():
+            _insert(kind, select())
         with connection.cursor() as cursor:
             if connection.vendor == "sqlite":
                 cursor.execute(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES('rebuild')")

@@ -149,27 +149,48 @@ def _count(queryset, field, aggregate):
 
 def refresh_counts():
     """Recompute every catalogue count; a handful of set-based statements."""
-    _link_tasks_to_areas()
+    _refresh(None)
+
+
+def refresh_touched(scope):
+    """refresh_counts() for what a load wrote (an upkeep.scope.Scope): the counts
+    of its boards' tasks, datasets and papers, and of those papers' authors,
+    repositories and methods; the small tables (areas, the task tree, the
+    busiest tasks, the totals) whole. Every figure ends as refresh_counts()
+    would set it: no other row's inputs changed.
+    """
+    _refresh(scope)
+
+
+def _refresh(scope):
+    """The counts of the rows in scope, or of every row when scope is None."""
+    _link_tasks_to_areas(None if scope is None else scope.boards)
     boards = Leaderboard.objects.all()
     _update_changed(
         Task,
+        None if scope is None else scope.tasks,
         leaderboard_count=_count(boards, "task", Count("pk")),
         row_count=_count(boards, "task", Sum("row_count")),
     )
     _refresh_tree_counts()
+    datasets = None if scope is None else scope.datasets
     _update_changed(
         Dataset,
+        datasets,
         leaderboard_count=_count(boards, "dataset", Count("pk")),
         row_count=_count(boards, "dataset", Sum("row_count")),
     )
     _update_changed(
         Area,
+        None,
         task_count=_count(Task.areas.through.objects.all(), "area", Count("pk")),
         leaderboard_count=_count(LeaderboardArea.objects.all(), "area", Count("pk")),
     )
+    papers = None if scope is None else scope.papers
     shown = Row.objects.shown().filter(paper=OuterRef("pk"))
     _update_changed(
         Paper,
+        papers,
         # A result's code link, or a repository the links file gives it.
         has_code=Exists(shown.filter(has_code_q()))
         | Exists(PaperRepository.objects.shown().filter(paper=OuterRef("pk"))),
@@ -179,13 +200,21 @@ def refresh_counts():
             )
         ),
     )
-    _refresh_archive_counts()
+    _refresh_archive_counts(papers, datasets)
     _refresh_busiest_tasks()
     _refresh_totals()
 
 
-def _refresh_archive_counts():
-    """How many papers the site holds for each author, repository, method and dataset.
+def _of_papers(through, field, papers):
+    """The ids `field` names in `through`'s rows of these papers; None (every row) for None."""
+    if papers is None:
+        return None
+    return through.objects.filter(paper__in=papers).values(field)
+
+
+def _refresh_archive_counts(papers=None, datasets=None):
+    """How many papers the site holds for each author, repository, method and dataset
+    (those of `papers` and `datasets`, when given).
 
     Computed from what is stored, withheld papers and unlinked code left out;
     the archive's own `num_papers` stays beside a method's and a dataset's.
@@ -193,23 +222,27 @@ def _refresh_archive_counts():
     shown = Q(paper__withheld=False)
     _update_changed(
         Author,
+        _of_papers(PaperAuthor, "author", papers),
         paper_count=_count(
             PaperAuthor.objects.filter(shown), "author", Count("paper", distinct=True)
         ),
     )
     _update_changed(
         Repository,
+        _of_papers(PaperRepository, "repository", papers),
         paper_count=_count(
             PaperRepository.objects.shown().filter(shown), "repository", Count("pk")
         ),
     )
     _update_changed(
         Method,
+        _of_papers(Method.papers.through, "method", papers),
         paper_count=_count(Method.papers.through.objects.filter(shown), "method", Count("pk")),
     )
     # A dataset's papers: those with a shown result on one of its boards.
     _update_changed(
         Dataset,
+        datasets,
         paper_count=_count(
             Row.objects.shown().filter(paper__isnull=False, paper__withheld=False),
             "leaderboard__dataset",
@@ -218,18 +251,20 @@ def _refresh_archive_counts():
     )
 
 
-def _update_changed(model, **values):
-    """Set every row's fields to these expressions, writing only the rows they change.
+def _update_changed(model, only, **values):
+    """Set the fields of the rows `only` names (ids or a query of them; every row
+    for None) to these expressions, writing only the rows they change.
 
     An UPDATE writes each row it names again, changed or not, and on
     PostgreSQL a new version of it and of its index entries (the names'
     trigram indexes among them): setting every paper's flags was the largest
     statement of a load there (3.8 s of 31 at the archive's size).
     """
+    rows = model.objects.all() if only is None else model.objects.filter(pk__in=only)
     differs = functools.reduce(
         operator.or_, (~Q(**{name: value}) for name, value in values.items())
     )
-    model.objects.filter(differs).update(**values)
+    rows.filter(differs).update(**values)
 
 
 def _refresh_busiest_tasks():
@@ -315,11 +350,21 @@ def _refresh_tree_counts():
             cursor.executemany(sql, changed)
 
 
-def _link_tasks_to_areas():
-    """A task belongs to every area one of its leaderboards is filed under."""
+def _link_tasks_to_areas(boards=None):
+    """A task belongs to every area one of its leaderboards (of `boards`, when given)
+    is filed under."""
     through = Task.areas.through
-    wanted = set(LeaderboardArea.objects.values_list("leaderboard__task_id", "area_id").distinct())
-    have = set(through.objects.values_list("task_id", "area_id"))
+    filed = LeaderboardArea.objects.all()
+    if boards is not None:
+        filed = filed.filter(leaderboard__in=boards)
+    wanted = set(filed.values_list("leaderboard__task_id", "area_id").distinct())
+    have = set(
+        through.objects.filter(task__in={task for task, _ in wanted}).values_list(
+            "task_id", "area_id"
+        )
+        if boards is not None
+        else through.objects.values_list("task_id", "area_id")
+    )
     through.objects.bulk_create(
         [through(task_id=task, area_id=area) for task, area in wanted - have],
         batch_size=1000,

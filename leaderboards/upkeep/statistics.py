@@ -1,4 +1,4 @@
-"""The query planner's statistics, made current at the end of every load.
+"""The query planner's statistics, made current at the end of every load that moved them.
 
 Neither database keeps them current by itself after a load: SQLite never
 gathers them unasked, and PostgreSQL only through autovacuum, which a server may
@@ -50,6 +50,61 @@ def refresh_statistics(using="default"):
         cursor.execute("ANALYZE")
 
 
+# After a load that wrote a few boards a table is analyzed only once more than
+# FEW rows and this share of them changed since the planner last read it, and
+# vacuumed (PostgreSQL) once as many are new or dead since its last VACUUM:
+# autovacuum's own rule (its defaults are 50 rows and 10% or 20%), applied at
+# once. A table never analyzed, or never vacuumed, is so at its first rows. One
+# board's rows leave every plan as it was; a whole ANALYZE and the VACUUMs took
+# seconds at the archive's size, most of such a load's time.
+CHANGED = 0.1
+FEW = 50
+_CHANGED = """
+SELECT s.relname,
+       s.n_mod_since_analyze > 0 AND (
+           coalesce(s.last_analyze, s.last_autoanalyze) IS NULL
+           OR s.n_mod_since_analyze > %(few)s + %(share)s * greatest(c.reltuples, 0)),
+       s.relname = ANY(%(vacuumed)s) AND s.n_dead_tup + s.n_ins_since_vacuum > 0 AND (
+           coalesce(s.last_vacuum, s.last_autovacuum) IS NULL
+           OR s.n_dead_tup + s.n_ins_since_vacuum > %(few)s + %(share)s * greatest(c.reltuples, 0))
+FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+WHERE s.schemaname = current_schema() AND s.relname LIKE %(prefix)s
+ORDER BY s.relname
+"""
+
+
+def refresh_changed_statistics(prefix="leaderboards\\_%"):
+    """refresh_statistics() for the tables a load changed by a real share (CHANGED).
+
+    PostgreSQL: the tables with that share of their rows changed since their
+    last ANALYZE are analyzed, and of those refresh_statistics() vacuums, those
+    with that share new or dead since their last VACUUM are vacuumed (a rebuilt
+    search index is all new). SQLite keeps no such counts: the tables
+    sqlite_stat1 has not read yet, and those grown by that share past what it
+    recorded, are analyzed. Returns the tables analyzed and those vacuumed.
+    """
+    if connection.vendor == "sqlite":
+        return _analyze_grown_sqlite(prefix, 1 + CHANGED, unread=True), []
+    if connection.vendor != "postgresql":
+        return [], []
+    vacuumable = [model._meta.db_table for model in REWRITTEN + LISTED]
+    with connection.cursor() as cursor:
+        # This session's counts of rows written reach the statistics views at
+        # most once a second; flushed now, the next statement reads them.
+        cursor.execute("SELECT pg_stat_force_next_flush()")
+        cursor.execute(
+            _CHANGED, {"share": CHANGED, "few": FEW, "vacuumed": vacuumable, "prefix": prefix}
+        )
+        due = cursor.fetchall()
+        vacuumed = [name for name, _, vacuum in due if vacuum and not connection.in_atomic_block]
+        analyzed = [name for name, analyze, _ in due if analyze and name not in vacuumed]
+        for name in vacuumed:
+            cursor.execute(f"VACUUM (ANALYZE) {connection.ops.quote_name(name)}")
+        for name in analyzed:
+            cursor.execute(f"ANALYZE {connection.ops.quote_name(name)}")
+    return analyzed + vacuumed, vacuumed
+
+
 # A table is analyzed in the middle of a load once it holds this many times the
 # pages the planner last read: from a page on, as a plan made on a table of eight
 # pages read it whole for each of a few thousand values.
@@ -83,7 +138,7 @@ def analyze_grown_tables(prefix="leaderboards\\_%"):
     over 150,000 rows took 318 s at the end of a load instead of 1.1 s.
     """
     if connection.vendor == "sqlite":
-        return _analyze_grown_sqlite(prefix)
+        return _analyze_grown_sqlite(prefix, GROWTH)
     if connection.vendor != "postgresql":
         return []
     with connection.cursor() as cursor:
@@ -98,9 +153,10 @@ def analyze_grown_tables(prefix="leaderboards\\_%"):
 SQLITE_SMALL = 1000
 
 
-def _analyze_grown_sqlite(prefix):
+def _analyze_grown_sqlite(prefix, growth, unread=False):
     """The SQLite half of analyze_grown_tables: rows now (the largest rowid, one
-    index step) against the rows sqlite_stat1 recorded (its first number)."""
+    index step) against the rows sqlite_stat1 recorded (its first number); with
+    `unread`, a table it holds nothing of is analyzed at its first row."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE %s ESCAPE '\\' "
@@ -119,7 +175,9 @@ def _analyze_grown_sqlite(prefix):
             quoted = connection.ops.quote_name(name)
             cursor.execute(f"SELECT max(rowid) FROM {quoted}")
             rows = cursor.fetchone()[0] or 0
-            if rows >= SQLITE_SMALL and rows > GROWTH * (known.get(name) or 0):
+            if (unread and rows and name not in known) or (
+                rows >= SQLITE_SMALL and rows > growth * (known.get(name) or 0)
+            ):
                 cursor.execute(f"ANALYZE {quoted}")
                 grown.append(name)
     return grown

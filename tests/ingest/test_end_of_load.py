@@ -8,7 +8,6 @@ import sys
 import pytest
 from django.db import DatabaseError, connection
 
-from leaderboards import search
 from leaderboards.ingest import tables, writer
 from leaderboards.ingest.loader import Loader
 from leaderboards.models import (
@@ -50,7 +49,7 @@ def wait(*args, **kwargs):
     print("in the end work", file=sys.stderr, flush=True)
     time.sleep(60)
 if step == "index":
-    writer.search.refresh_index = wait
+    writer.refresh_search = wait
 else:
     writer.bump_catalogue_version = wait
 loader.Loader().load([sys.argv[1]])
@@ -118,7 +117,7 @@ def test_a_load_killed_in_its_end_work_is_completed_by_the_same_command(
     assert child_state(child_database_url)["version"] == after["version"]
 
 
-@pytest.mark.parametrize("step", ["refresh_counts", "refresh_index", "bump_catalogue_version"])
+@pytest.mark.parametrize("step", ["refresh_touched", "refresh_search", "bump_catalogue_version"])
 def test_a_failing_end_step_is_completed_by_the_next_run(
     db, tmp_path, seed_page, monkeypatch, step
 ):
@@ -129,9 +128,8 @@ def test_a_failing_end_step_is_completed_by_the_next_run(
     def fail(*args, **kwargs):
         raise DatabaseError("simulated failure")
 
-    owner = search if step == "refresh_index" else writer
     with monkeypatch.context() as patched:
-        patched.setattr(owner, step, fail)
+        patched.setattr(writer, step, fail)
         with pytest.raises(DatabaseError):
             Loader().load([folder])
     assert Leaderboard.objects.count() == BOARDS
@@ -398,32 +396,59 @@ def test_a_load_on_postgresql_leaves_nothing_for_autovacuum_to_analyze(
     result = child(child_database_url, "manage.py", "load_seeds", str(folder))
     assert result.returncode == 0, result.stderr
 
-    # A second load (one more board) rewrites the search entries whole: their old
-    # rows are vacuumed away, not left for every search to read past.
+    # A second load grows the site past autovacuum's thresholds and rewrites the
+    # search entries whole: their old rows are vacuumed away, not left for every
+    # search to read past.
     more = tmp_path / "more"
     more.mkdir()
-    page = scaled_page(seed_page, 3)
-    page["url"] = "/sota/one-more-board"
-    (more / "one-more-board.json").write_text(json.dumps(page))
+    for index in range(MORE_BOARDS):
+        page = scaled_page(seed_page, 3)
+        page["url"] = f"/sota/one-more-board-{index}"
+        (more / f"one-more-board-{index}.json").write_text(json.dumps(page))
     result = child(child_database_url, "manage.py", "load_seeds", str(more))
     assert result.returncode == 0, result.stderr
 
     tables = [model._meta.db_table for model in (Leaderboard, Row, MetricValue)]
-    with psycopg.connect(child_database_url.replace("postgres://", "postgresql://")) as db:
+    url = child_database_url.replace("postgres://", "postgresql://")
+    with psycopg.connect(url) as db:
         found = {name: rest for name, *rest in db.execute(ANALYZED, [tables])}
         vacuumed = db.execute(VACUUMED, [SearchEntry._meta.db_table]).fetchone()
         listed = [model._meta.db_table for model in (Leaderboard, Task, Dataset, Paper)]
         not_all_visible = dict(db.execute(NOT_ALL_VISIBLE, [listed]).fetchall())
     assert vacuumed == (True, 0)
-    # The lists' index-only scans read no table right after the load, as they
-    # would once autovacuum (where it runs) came by.
-    assert not_all_visible == dict.fromkeys(listed, 0)
+    # The lists' index-only scans read no table the load grew right after it, as
+    # they would once autovacuum (where it runs) came by.
+    assert not_all_visible["leaderboards_leaderboard"] == 0
     assert found == {
-        "leaderboards_leaderboard": [True, 0, BOARDS + 1],
-        "leaderboards_row": [True, 0, (BOARDS + 1) * 3],
+        "leaderboards_leaderboard": [True, 0, BOARDS + MORE_BOARDS],
+        "leaderboards_row": [True, 0, (BOARDS + MORE_BOARDS) * 3],
         "leaderboards_metricvalue": [True, 0, found["leaderboards_metricvalue"][2]],
     }
     assert found["leaderboards_metricvalue"][2] > 0
+
+    # One board's newer file changes too few rows to plan otherwise: nothing is
+    # analyzed or vacuumed again.
+    with psycopg.connect(url) as db:
+        before = db.execute(LAST_MAINTAINED).fetchall()
+    page = json.loads((more / "one-more-board-0.json").read_text())
+    if page["syntology"] is not None:
+        page["syntology"]["read_at"] = "2099-01-01T00:00:00+00:00"
+    else:
+        page["source"]["snapshot"] = "2099-01-01"
+    page["rows"][0]["metrics"] = dict.fromkeys(page["rows"][0]["metrics"], "12.5")
+    (more / "one-more-board-0.json").write_text(json.dumps(page))
+    result = child(child_database_url, "manage.py", "load_seeds", str(more))
+    assert f"0 created, 1 updated, {MORE_BOARDS - 1} unchanged" in result.stdout, result.stderr
+    with psycopg.connect(url) as db:
+        assert db.execute(LAST_MAINTAINED).fetchall() == before
+
+
+# More boards than autovacuum's 50 rows, and than 10% of the site.
+MORE_BOARDS = 60
+LAST_MAINTAINED = """
+SELECT relname, last_analyze, last_vacuum FROM pg_stat_user_tables
+WHERE relname LIKE 'leaderboards%' ORDER BY relname
+"""
 
 
 # A load in chunks of LOADED_CHUNK onto a site that already holds (and has analyzed)

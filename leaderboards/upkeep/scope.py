@@ -1,0 +1,55 @@
+"""What a load changed, so its end work reads that and not the whole site.
+
+Each chunk of pages commits an UpkeepPending marker whose `scope` holds the
+ids of the boards it wrote and of the tasks, datasets and papers those boards
+named before and after (a paper a board no longer cites may lose its "has
+code" flag). The end of the load joins the scopes of every marker it finds; a
+marker without one (a record importer's chunk writes papers, methods and code
+links beyond any board) owes the whole site's work, and so does a load that
+changed so much that set-based statements over every row are cheaper.
+"""
+
+import dataclasses
+
+# Past this many boards or papers one statement over every row is cheaper than
+# many over a few: a first load, or a re-load of most of the site.
+WHOLE_SITE_BOARDS = 2000
+WHOLE_SITE_PAPERS = 20000
+
+_FIELDS = ("boards", "tasks", "datasets", "papers")
+
+
+@dataclasses.dataclass
+class Scope:
+    boards: set = dataclasses.field(default_factory=set)
+    tasks: set = dataclasses.field(default_factory=set)
+    datasets: set = dataclasses.field(default_factory=set)
+    papers: set = dataclasses.field(default_factory=set)
+
+    def __bool__(self):
+        return any(getattr(self, name) for name in _FIELDS)
+
+    def add(self, other):
+        for name in _FIELDS:
+            getattr(self, name).update(getattr(other, name))
+
+    def as_json(self):
+        return {name: sorted(getattr(self, name)) for name in _FIELDS}
+
+    @classmethod
+    def from_json(cls, stored):
+        return cls(**{name: set(stored.get(name, ())) for name in _FIELDS})
+
+    @property
+    def is_large(self):
+        return len(self.boards) > WHOLE_SITE_BOARDS or len(self.papers) > WHOLE_SITE_PAPERS
+
+
+def owed(scopes):
+    """The scope the markers' stored scopes add up to, or None for the whole site."""
+    joined = Scope()
+    for stored in scopes:
+        if stored is None:
+            return None
+        joined.add(Scope.from_json(stored))
+    return None if joined.is_large else joined
