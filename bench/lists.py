@@ -61,6 +61,87 @@ LISTS = [
 ]
 PAGES = ["/", "/area/", "/area/computer-vision", "/area/music"]
 SEARCHES = ["out-of-distribution", "imagenet", "image classification", "resnet", "bert"]
+# The search page over the archive's titles and abstracts: words most of them
+# hold, phrases of a few, a word a handful hold and one none does.
+ARCHIVE_SEARCHES = [
+    "models",
+    "learning",
+    "graph neural networks",
+    "video object segmentation",
+    "schrödinger",
+    "calibrated regime",
+    "zebrafish",
+]
+
+
+def _most_and_fewest(counted):
+    """The values of a (value, count) query with the most and the fewest items (at least one)."""
+    counted = [(count, value) for value, count in counted if count]
+    if not counted:
+        return []
+    return list(dict.fromkeys([max(counted)[1], min(counted)[1]]))
+
+
+def archive_lists():
+    """The lists of the archive's papers, methods, datasets and authors, each filter
+    on the value with the most items and on the one with the fewest: a filter
+    read in the list's order stops early on the first and walks every item on
+    the second. Empty when the loaded set has no archive (generated boards only)."""
+    from django.db.models import Count
+
+    from leaderboards.models import (
+        Author,
+        Conference,
+        Dataset,
+        Method,
+        MethodArea,
+        MethodCategory,
+        Paper,
+        PaperRepository,
+    )
+
+    if not Paper.objects.exclude(abstract="").exists():
+        return []
+
+    def by(through, field):
+        rows = through.objects.values_list(f"{field}__slug").annotate(n=Count("pk")).order_by()
+        return _most_and_fewest(rows)
+
+    years = (
+        Paper.objects.filter(date__isnull=False)
+        .values_list("date__year")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    frameworks = (
+        PaperRepository.objects.exclude(framework="")
+        .values_list("framework")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    conferences = Conference.objects.annotate(n=Count("proceedings__papers"))
+    conferences = conferences.values_list("slug", "n")
+    urls = [f"/paper/?task={slug}" for slug in by(Paper.tasks.through, "task")]
+    urls += [f"/paper/?method={slug}" for slug in by(Method.papers.through, "method")]
+    urls += [f"/paper/?conference={slug}" for slug in _most_and_fewest(conferences)]
+    urls += [f"/paper/?year={year}" for year in _most_and_fewest(years)]
+    urls += [f"/paper/?framework={name}" for name in _most_and_fewest(frameworks)]
+    urls += ["/paper/?official_code=true", "/paper/?official_code=false", "/paper/?sort=oldest"]
+    urls += ["/paper/?q=zebrafish"]
+    areas = MethodArea.objects.annotate(n=Count("categories__methods")).values_list("slug", "n")
+    urls += [f"/methods/area/{slug}" for slug in _most_and_fewest(areas)]
+    categories = MethodCategory.objects.annotate(n=Count("methods")).values_list("slug", "n")
+    urls += [f"/methods/category/{slug}" for slug in _most_and_fewest(categories)]
+    for name, through, field in [
+        ("modality", Dataset.modalities.through, "datasetmodality"),
+        ("task", Dataset.tasks.through, "task"),
+        ("language", Dataset.languages.through, "datasetlanguage"),
+    ]:
+        urls += [f"/dataset/?{name}={slug}" for slug in by(through, field)]
+    authors = Author.objects.order_by("-paper_count", "name").values_list("slug", flat=True)
+    urls += [f"/author/{slug}" for slug in authors[:1]]
+    urls += [f"/conference/{slug}" for slug in _most_and_fewest(conferences)[:1]]
+    return urls
 
 
 def build(db, boards, seed):
@@ -126,15 +207,16 @@ def measure(db, repeat):
         return (*medians, len(queries.captured_queries)), response
 
     results = []
-    for url in PAGES:
+    for url in PAGES + ["/methods/"]:
         results.append((url, median_ms(url)[0]))
-    for url in LISTS:
+    archive = archive_lists()
+    for url in LISTS + archive:
         first, response = median_ms(url)
         results.append((url, first))
         last = response.context["page_obj"].paginator.num_pages
         glue = "&" if "?" in url else "?"
         results.append((f"{url}{glue}page={last}", median_ms(f"{url}{glue}page={last}")[0]))
-    for query in SEARCHES:
+    for query in SEARCHES + (ARCHIVE_SEARCHES if archive else []):
         url = f"/search?q={query.replace(' ', '+')}"
         results.append((url, median_ms(url)[0]))
     return results

@@ -5,7 +5,8 @@
     .venv/bin/python -m bench.suggest --database-url postgres://.../loaded   # a loaded PostgreSQL
 
 Asks /search/suggest for every prefix of a few queries, letter by letter, every
-one- and two-letter query, a few of one-letter words and every prefix of --names
+one- and two-letter query (with --three-letters every three-letter prefix a word
+of the archive begins), a few of one-letter words and every prefix of --names
 names drawn from the loaded archive (as a visitor types one), through Django's test
 client in this process with the page cache off (every answer is computed, as
 for a query nobody asked before), and prints the median and 95th percentile of
@@ -61,11 +62,30 @@ def names_typed(count, seed="1"):
             if not name[n - 1].isspace()]  # fmt: skip
 
 
+def three_letters():
+    """Every three-letter prefix a word of the loaded archive begins, in order: the
+    search box lists each one's first names (SearchPrefix); one that begins no
+    word finds nothing."""
+    from django.db.models.functions import Length
+
+    from leaderboards.models import SearchPrefix
+
+    listed = (
+        SearchPrefix.objects.annotate(letters=Length("prefix"))
+        .filter(letters=3)
+        .exclude(prefix__contains=" ")
+        .order_by("prefix")
+        .values_list("prefix", flat=True)
+        .distinct()
+    )
+    return list(listed)
+
+
 def p95(values):
     return statistics.quantiles(values, n=20, method="inclusive")[-1]
 
 
-def measure(db, repeat, names=0):
+def measure(db, repeat, names=0, three=False):
     os.environ["DATABASE_URL"] = db if "://" in str(db) else f"sqlite:///{db}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sotasite.settings")
     os.environ["SOTASITE_PAGE_CACHE"] = "0"
@@ -85,6 +105,8 @@ def measure(db, repeat, names=0):
     url = reverse("leaderboards:search_suggest")
     results = []
     queries = asked()
+    if three:
+        queries += [query for query in three_letters() if query not in queries]
     queries += [query for query in dict.fromkeys(names_typed(names)) if query not in queries]
     for prefix in queries:
         path = f"{url}?{urlencode({'q': prefix})}"
@@ -110,13 +132,22 @@ def main():
     parser.add_argument("--seed", default="1")
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--names", type=int, default=400, help="names of the archive typed")
+    parser.add_argument(
+        "--three-letters",
+        action="store_true",
+        help="every three-letter prefix of the archive's words too (thousands: lower --repeat)",
+    )
     parser.add_argument("--db", type=Path, help="an already loaded SQLite database")
     parser.add_argument("--database-url", help="an already loaded database, e.g. PostgreSQL")
     options = parser.parse_args()
     if options.database_url:
-        results = measure(options.database_url, options.repeat, options.names)
+        results = measure(
+            options.database_url, options.repeat, options.names, options.three_letters
+        )
     else:
-        results = measured(options, lambda db, repeat: measure(db, repeat, options.names))
+        results = measured(
+            options, lambda db, repeat: measure(db, repeat, options.names, options.three_letters)
+        )
 
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     width = max(len(repr(result[0])) for result in results)

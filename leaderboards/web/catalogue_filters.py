@@ -186,12 +186,24 @@ def _slug(label, method):
     return django_filters.CharFilter(method=method, label=label, max_length=300)
 
 
+# A filter through a link table (a paper's tasks, a method's papers) that links
+# up to this many rows is read as their ids, and the page is sorted from those:
+# probing each row of the list in its order for a link walked all 576,000
+# papers for a task of a few hundred (300 ms at a sixth of that, SQLite). More
+# links are probed in the list's order, which finds a page soon where they
+# are that dense.
+SORTED_LINKS = 5000
+
+
 def _linked(through, own, field):
     """A filter method: rows linked through `through` (by `own`) to the `field` of that slug."""
 
     def filter_by(filterset, queryset, name, value):
-        linked = through.objects.filter(**{own: OuterRef("pk"), f"{field}__slug": value.strip()})
-        return queryset.filter(Exists(linked))
+        links = through.objects.filter(**{f"{field}__slug": value.strip()})
+        ids = list(links.values_list(own, flat=True)[: SORTED_LINKS + 1])
+        if len(ids) <= SORTED_LINKS:
+            return queryset.filter(one_of(queryset.model, "id", ids))
+        return queryset.filter(Exists(links.filter(**{own: OuterRef("pk")})))
 
     return filter_by
 
