@@ -41,8 +41,10 @@ def test_the_database_in_use_has_its_full_text_index(seeded):
 def test_the_search_goes_through_that_index(seeded):
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            # Too few rows for the planner to prefer the index on its own.
+            # Too few rows for the planner to prefer the index on its own: a
+            # scan of the whole table, or of its key's index, is ruled out.
             cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute("SET LOCAL enable_indexscan = off")
             cursor.execute("SET LOCAL enable_hashjoin = off")
         plan = search_query._matching(["out", "distribution"]).explain()
     expected = "search_entry_name_vector_idx" if connection.vendor == "postgresql" else "VIRTUAL"
