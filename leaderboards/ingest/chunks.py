@@ -24,12 +24,12 @@ import queue
 from pathlib import Path
 
 from django.db import DatabaseError, IntegrityError, transaction
-from django.db.models import Q
 from django.utils.module_loading import import_string
 
 from leaderboards.format.rules import free_slug, slug_for
 from leaderboards.ingest.archive import ArchiveError
 from leaderboards.ingest.files import run_in_reader
+from leaderboards.ingest.joins import suffixed
 from leaderboards.ingest.records import ImportReport, RecordError, records
 from leaderboards.models import UpkeepPending
 from leaderboards.upkeep import bulk
@@ -306,12 +306,12 @@ def free_slugs(model, texts, fallback, limit=None, slugs=None):
     }
     taken = set()
     for batch in itertools.batched(set(bases.values()), 500):
-        taken.update(model.objects.filter(slug__in=batch).values_list("slug", flat=True))
+        taken.update(model.objects.filter(slug__in=batch).order_by().values_list("slug", flat=True))
     # A base stored, or shared by two texts, will be suffixed: the suffixed ones stored too.
     shared = {base for base, n in collections.Counter(bases.values()).items() if n > 1}
     for batch in itertools.batched(sorted(taken | shared), 100):
-        suffixed = functools.reduce(operator.or_, (Q(slug__startswith=f"{b}-") for b in batch))
-        taken.update(model.objects.filter(suffixed).values_list("slug", flat=True))
+        numbered = functools.reduce(operator.or_, (suffixed(base) for base in batch))
+        taken.update(model.objects.filter(numbered).order_by().values_list("slug", flat=True))
     slugs = {}
     for text, base in bases.items():
         slugs[text] = free_slug(base, taken, limit)

@@ -7,6 +7,7 @@ synonyms, case aside. The rules live here so every importer joins the same way.
 
 import re
 
+from django.db import connection
 from django.db.models import Q
 
 from leaderboards.format.rules import free_slug
@@ -83,18 +84,35 @@ def by_pwc_slug(model, slugs):
     """
     slugs = set(slugs)
     found = {}
-    # No ordering: sorted by the model's, SQLite walked every paper in date order
-    # instead of looking each slug up (1.6 s a chunk at PwC's size).
-    for slug, pwc, pk in (
-        model.objects.filter(Q(slug__in=slugs) | Q(pwc_slug__in=slugs))
-        .order_by()
-        .values_list("slug", "pwc_slug", "pk")
-    ):
+    for slug, pwc, pk in either_slug(model, slugs, "slug", "pwc_slug", "pk"):
         if pwc in slugs:
             found[pwc] = pk
         elif slug in slugs:
             found.setdefault(slug, pk)
     return found
+
+
+def suffixed(base):
+    """The slugs `base` takes with a suffix ("base-2"): those starting "base-"."""
+    if connection.vendor == "sqlite":
+        # SQLite's LIKE folds case, so it reads no index: every paper's slug was
+        # read for each chunk of the papers file. In its binary order they lie
+        # between "base-" and "base.".
+        return Q(slug__gt=f"{base}-", slug__lt=f"{base}.")
+    return Q(slug__startswith=f"{base}-")
+
+
+def either_slug(model, slugs, *fields):
+    """The `fields` of the rows of `model` with one of `slugs` as their slug here or as PwC's.
+
+    A union of two lookups, not one with OR: SQLite read the whole table for
+    `slug IN (..) OR pwc_slug IN (..)`, every chunk. Unordered: sorted by the
+    model's order, SQLite walked every paper in date order (1.6 s a chunk).
+    """
+    slugs = list(slugs)
+    by_slug = model.objects.filter(slug__in=slugs).order_by().values_list(*fields)
+    by_pwc = model.objects.filter(pwc_slug__in=slugs).order_by().values_list(*fields)
+    return by_slug.union(by_pwc).order_by()
 
 
 def named_in(path, kind):
@@ -133,9 +151,7 @@ class Described:
         pwc_slugs = {pwc for pwc, _ in wanted}
         self.by_pwc: dict[str, str] = {}
         self.by_slug: dict[str, str | None] = {}
-        for slug, pwc in model.objects.filter(
-            Q(slug__in=pwc_slugs) | Q(pwc_slug__in=pwc_slugs)
-        ).values_list("slug", "pwc_slug"):
+        for slug, pwc in either_slug(model, pwc_slugs, "slug", "pwc_slug"):
             if pwc is not None:
                 self.by_pwc[pwc] = slug
             self.by_slug[slug] = pwc
@@ -183,7 +199,9 @@ class Described:
             slug = pwc
             if slug in self.by_slug or slug in claimed:
                 taken = set(
-                    self.model.objects.filter(slug__startswith=pwc).values_list("slug", flat=True)
+                    self.model.objects.filter(Q(slug=pwc) | suffixed(pwc)).values_list(
+                        "slug", flat=True
+                    )
                 )
                 slug = free_slug(pwc, taken | claimed, limit=300)
             claimed.add(slug)

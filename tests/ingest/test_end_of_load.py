@@ -20,6 +20,7 @@ from leaderboards.models import (
     Task,
     UpkeepPending,
 )
+from leaderboards.upkeep import statistics
 from leaderboards.upkeep.cache import versions
 from tests.helpers import ROOT, child_env, scaled_page, upkeep_state, write_board_files
 
@@ -327,7 +328,11 @@ def test_a_load_leaves_the_planner_knowing_the_new_table_sizes(db, tmp_path, see
     write_boards(folder, seed_page)
     Loader().load([folder])
     for model in (Leaderboard, Row, MetricValue):
-        assert planned_rows(model) == model.objects.count() > 0
+        # Within autovacuum's own margin (statistics.FEW rows and CHANGED of
+        # them): this shared test database's tables had rows before.
+        rows = model.objects.count()
+        assert rows > 0
+        assert abs(planned_rows(model) - rows) <= statistics.FEW + statistics.CHANGED * rows
 
 
 def test_while_a_load_runs_the_planner_knows_each_table_within_twice_its_size(
