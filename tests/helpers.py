@@ -262,7 +262,17 @@ def upkeep_state():
     """
     from django.db import transaction
 
-    from leaderboards.models import Area, Dataset, Paper, SearchEntry, Task, UpkeepPending
+    from leaderboards.models import (
+        Area,
+        Author,
+        Dataset,
+        Method,
+        Paper,
+        Repository,
+        SearchEntry,
+        Task,
+        UpkeepPending,
+    )
     from leaderboards.search import refresh_index
     from leaderboards.upkeep.cache import versions
     from leaderboards.upkeep.figures import refresh_counts
@@ -275,6 +285,10 @@ def upkeep_state():
             ),
             "areas": sorted(Area.objects.values_list("slug", "task_count", "leaderboard_count")),
             "papers": sorted(Paper.objects.values_list("slug", "has_code", "verified")),
+            "archive": [
+                sorted(model.objects.values_list("pk", "paper_count"))
+                for model in (Author, Method, Repository)
+            ],
             "search": sorted(SearchEntry.objects.values_list("kind", "name", "slug", "context")),
         }
 
