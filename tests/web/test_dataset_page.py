@@ -6,7 +6,16 @@ import pytest
 from django.urls import reverse
 
 from leaderboards.models import Dataset, DatasetLanguage, DatasetModality, Paper, Task
-from tests.helpers import DATASET, PAPER, html, make_code_link, make_method, make_paper
+from leaderboards.web import catalogue_filters
+from tests.helpers import (
+    DATASET,
+    PAPER,
+    html,
+    make_code_link,
+    make_method,
+    make_paper,
+    make_proceeding,
+)
 
 
 def dataset_url(slug):
@@ -115,6 +124,24 @@ def test_paper_list_filters_by_task_method_conference_dataset_and_code(described
     assert papers("framework=jax&official_code=false") == 1
     assert papers(f"dataset={DATASET}") == 19
     assert papers("conference=neurips") == 0
+    other.proceeding = make_proceeding("NeurIPS 2021 12", year=2021)
+    other.save(update_fields=["proceeding"])
+    assert papers("conference=neurips") == 1
+
+
+def test_a_filter_linking_many_papers_finds_the_same_ones(described, client, monkeypatch):
+    """Past SORTED_LINKS links a filter probes each paper in the list's order
+    by the linked row's id: the same papers as the few read first."""
+    papers = [Paper.objects.get(slug=PAPER), make_paper("other", "Other")]
+    make_method("clip", "CLIP", papers=papers)
+    make_method("vit", "ViT", papers=papers[1:])
+
+    def listed():
+        return re.findall(r'<a href="/paper/([\w-]+)">', html(client, "/paper/?method=clip"))
+
+    few = listed()
+    monkeypatch.setattr(catalogue_filters, "SORTED_LINKS", 0)
+    assert listed() == few and sorted(few) == sorted([PAPER, "other"])
 
 
 @pytest.mark.parametrize(
