@@ -250,9 +250,11 @@ class Paper(models.Model):
             # The list's order, newest first (NEWEST_FIRST), read in either
             # direction (pages past the middle are read backwards).
             models.Index(*NEWEST_FIRST, name="paper_newest_idx"),
-            # The list's filter by code that ran, without a year: counted from
-            # this rather than from the whole of paper_date_flags_idx.
-            models.Index(fields=["verified"], name="paper_verified_idx"),
+            # The list's filter by code that ran, without a year, in the list's
+            # order: the few such papers. An index of the flag alone told
+            # SQLite that half the papers have either value, so it read all
+            # 593,000 to count them (270 ms at PwC size).
+            models.Index(*NEWEST_FIRST, condition=Q(verified=True), name="paper_verified_idx"),
             # The few withheld papers, which the search of abstracts leaves out
             # of its count without reading each match's row.
             models.Index(fields=["id"], condition=Q(withheld=True), name="paper_withheld_idx"),
