@@ -18,8 +18,6 @@ dropped until the next rebuild). Once more than REBUILD_AFTER entries stand out
 of that order, or a load changed more, the index is rebuilt whole.
 """
 
-from collections import Counter
-
 from django.db import connection
 
 from leaderboards.models import Leaderboard, Paper, SearchEntry, SearchKind
@@ -56,26 +54,45 @@ def differing(scope):
     the scope could change."""
     changed = {}
     for kind in WHOLE_KINDS:
-        _note(changed, kind, _wanted(index.SOURCES[kind]()), _stored(kind))
+        _note(changed, kind, _differing(kind, index.SOURCES[kind]()))
     papers = sorted(scope.papers)
     if papers:
         marks = _marks(papers)
-        wanted = _wanted(index._paper_sql(f" AND m.id IN ({marks})"), papers)
-        slugs = Paper.objects.filter(pk__in=papers).values("slug")
-        _note(changed, SearchKind.PAPER, wanted, _stored(SearchKind.PAPER, slugs))
+        wanted = index._paper_sql(f" AND m.id IN ({marks})")
+        mine = f"SELECT slug FROM {Paper._meta.db_table} WHERE id IN ({marks})"
+        _note(changed, SearchKind.PAPER, _differing(SearchKind.PAPER, wanted, papers, mine))
     boards = sorted(scope.boards)
     if boards:
         marks = _marks(boards)
-        wanted = _wanted(index._models_sql(f" AND leaderboard_id IN ({marks})"), boards)
-        slugs = Leaderboard.objects.filter(pk__in=boards).values("slug")
-        _note(changed, SearchKind.MODEL, wanted, _stored(SearchKind.MODEL, slugs))
+        wanted = index._models_sql(f" AND leaderboard_id IN ({marks})")
+        mine = f"SELECT slug FROM {Leaderboard._meta.db_table} WHERE id IN ({marks})"
+        _note(changed, SearchKind.MODEL, _differing(SearchKind.MODEL, wanted, boards, mine))
     return changed
 
 
-def _note(changed, kind, wanted, stored):
-    slugs = {slug for _, slug, _ in (wanted - stored) + (stored - wanted)}
+def _note(changed, kind, slugs):
     if slugs:
         changed[kind] = slugs
+
+
+def _differing(kind, wanted, params=(), mine=None):
+    """The slugs of `kind` whose entries (name, slug, context), counted, differ
+    between `wanted` (SQL giving what a rebuild writes) and those stored (only
+    those leading to the slugs `mine`, SQL taking `params` too, when given).
+
+    Compared by the database: read into Python and counted there, the methods'
+    60,000 names alone took 0.8 s at PwC size, against 0.24 s.
+    """
+    stored = f"SELECT name, slug, context, -1 AS side FROM {SearchEntry._meta.db_table} "
+    stored += "WHERE kind = %s" + (f" AND slug IN ({mine})" if mine else "")
+    sql = (
+        "SELECT DISTINCT slug FROM ("
+        f"SELECT name, slug, context, 1 AS side FROM ({wanted}) found UNION ALL {stored}"
+        ") both_sides GROUP BY name, slug, context HAVING sum(side) <> 0"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, kind, *(params if mine else ())])
+        return {slug for (slug,) in cursor.fetchall()}
 
 
 def _reindex(kind, slugs):
@@ -97,18 +114,3 @@ def _reindex(kind, slugs):
 
 def _marks(values):
     return ", ".join(["%s"] * len(values))
-
-
-def _wanted(select, params=()):
-    """The (name, slug, context) a rebuild would write from `select`, counted."""
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT name, slug, context FROM ({select}) found", params)
-        return Counter(cursor.fetchall())
-
-
-def _stored(kind, slugs=None):
-    """The stored entries of a kind (those leading to `slugs`, a query, when given), counted."""
-    entries = SearchEntry.objects.filter(kind=kind)
-    if slugs is not None:
-        entries = entries.filter(slug__in=slugs)
-    return Counter(entries.values_list("name", "slug", "context"))

@@ -20,7 +20,6 @@ from leaderboards.models import (
     Task,
     UpkeepPending,
 )
-from leaderboards.upkeep import statistics
 from leaderboards.upkeep.cache import versions
 from tests.helpers import ROOT, child_env, scaled_page, upkeep_state, write_board_files
 
@@ -326,13 +325,13 @@ def planned_rows(model):
 def test_a_load_leaves_the_planner_knowing_the_new_table_sizes(db, tmp_path, seed_page):
     folder = tmp_path / "pages"
     write_boards(folder, seed_page)
+    if connection.vendor != "sqlite":
+        # This shared test database keeps the statistics of earlier tests' rolled
+        # back rows; PostgreSQL's end of a load is checked on a fresh database below.
+        pytest.skip("SQLite's; PostgreSQL's is tested on a fresh database below")
     Loader().load([folder])
     for model in (Leaderboard, Row, MetricValue):
-        # Within autovacuum's own margin (statistics.FEW rows and CHANGED of
-        # them): this shared test database's tables had rows before.
-        rows = model.objects.count()
-        assert rows > 0
-        assert abs(planned_rows(model) - rows) <= statistics.FEW + statistics.CHANGED * rows
+        assert planned_rows(model) == model.objects.count() > 0
 
 
 def test_while_a_load_runs_the_planner_knows_each_table_within_twice_its_size(
