@@ -6,9 +6,9 @@
 
 Makes the database empty and migrates it, loads the areas fixture, then runs
 `manage.py import_pwc` on the folder's files as an operator would (one
-process, Django's start-up included), sampling the resident memory of it and
-of every process it starts (the reader of the papers and links files) each
-half second. With --again, imports the same files a second time (the re-import
+process, Django's start-up included), reading each half second the
+high-water memory of it and of every process it starts (the reader of the
+papers and links files), added up. With --again, imports the same files a second time (the re-import
 that finds nothing changed). Prints the wall time, the CPU seconds, the peak
 memory of all processes together and the machine's load average before and
 after; exits non-zero when a limit of issue #29 is missed.
@@ -37,28 +37,17 @@ import threading
 import time
 from pathlib import Path
 
-from bench.common import ROOT, database_env, database_url, fresh_database, is_postgresql, manage
+from bench.common import (
+    ROOT,
+    database_url,
+    is_postgresql,
+    migrated_database,
+    peak_with_children_mb,
+)
 
 LIMIT_S = 600
 RSS_LIMIT_MB = 1536
 RATIO_LIMIT = 3.0
-
-
-def tree_rss_mb(pid):
-    """The resident memory of `pid` and its children (one level: the loader's reader), MB."""
-    pids = [pid]
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    if children.exists():
-        pids += [int(child) for child in children.read_text().split()]
-    total = 0
-    for each in pids:
-        try:
-            for line in Path(f"/proc/{each}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
-        except FileNotFoundError:
-            continue
-    return total / 1024
 
 
 def timed_import(files, env):
@@ -72,7 +61,7 @@ def timed_import(files, env):
 
     def sample():
         while process.poll() is None:
-            peak[0] = max(peak[0], tree_rss_mb(process.pid))
+            peak[0] = max(peak[0], peak_with_children_mb(process.pid))
             time.sleep(0.5)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -204,10 +193,7 @@ def main():
             parser.error("--loaded-in is for --raw on a database loaded before")
         runs = [("an import timed before", options.loaded_in, 0, 0, "", os.getloadavg())]
     else:
-        fresh_database(db)
-        env = database_env(db)
-        manage("migrate", "--no-input", env=env)
-        manage("loaddata", "fixtures/areas.json", env=env)
+        env = migrated_database(db)
         runs = [("first import", *timed_import(files, env), os.getloadavg())]
     if options.again:
         runs.append(("again, the same files", *timed_import(files, env), os.getloadavg()))
@@ -223,10 +209,7 @@ def main():
             f"on {os.cpu_count()} cores: {verdict} (limits {LIMIT_S} s, {RSS_LIMIT_MB} MB)"
         )
     if options.raw:
-        fresh_database(options.raw)
-        raw_env = database_env(options.raw)
-        manage("migrate", "--no-input", env=raw_env)
-        manage("loaddata", "fixtures/areas.json", env=raw_env)
+        migrated_database(options.raw)
         inserts, rows, tables = raw_inserts(db, options.raw)
         parse = parse_seconds(files)
         floor = inserts + parse

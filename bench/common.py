@@ -423,6 +423,39 @@ def rss_mb(pid):
     return 0.0
 
 
+def peak_rss_mb(pid):
+    """The process's high-water resident memory (VmHWM), in MB; 0 once it is gone."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0
+    match = re.search(r"^VmHWM:\s+(\d+) kB", status, re.MULTILINE)
+    return int(match.group(1)) / 1024 if match else 0.0
+
+
+def peak_with_children_mb(pid):
+    """The high-water memory of the process and of each of its children, added up.
+
+    A large load reads its files in a second process: the two together are
+    what the machine must hold (an upper bound, as their peaks may not meet).
+    """
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        children = []
+    return peak_rss_mb(pid) + sum(peak_rss_mb(child) for child in children)
+
+
+def migrated_database(db):
+    """An empty database at `db` (fresh_database), migrated, the areas fixture loaded;
+    returns the environment that names it."""
+    fresh_database(db)
+    env = database_env(db)
+    manage("migrate", "--noinput", "--verbosity", "0", env=env)
+    manage("loaddata", "fixtures/areas.json", "--verbosity", "0", env=env)
+    return env
+
+
 def ensure_datasette():
     """Datasette in its own venv under bench/, made on first use."""
     binary = DATASETTE_VENV / "bin" / "datasette"

@@ -51,40 +51,9 @@ RSS_LIMIT_MB = 1024
 PROGRESS = re.compile(r"(\d+)/(\d+) files")
 
 
-def fresh_database(path):
-    common.fresh_database(path)
-    env = common.database_env(path)
-    common.manage("migrate", "--noinput", "--verbosity", "0", env=env)
-    common.manage("loaddata", "fixtures/areas.json", "--verbosity", "0", env=env)
-    return env
-
-
-def peak_rss_mb(pid):
-    """The process's high-water resident memory (VmHWM), in MB; 0 once it is gone."""
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return 0.0
-    match = re.search(r"^VmHWM:\s+(\d+) kB", status, re.MULTILINE)
-    return int(match.group(1)) / 1024 if match else 0.0
-
-
-def peak_with_children_mb(pid):
-    """The high-water memory of the process and of each of its children, added up.
-
-    A large load reads its files in a second process: the two together are
-    what the machine must hold (an upper bound, as their peaks may not meet).
-    """
-    try:
-        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    except OSError:
-        children = []
-    return peak_rss_mb(pid) + sum(peak_rss_mb(child) for child in children)
-
-
 def run_loader(pages, db_path, max_seconds):
     """Time `load_seeds` on the folder; return (seconds, peak MB, files done, total, finished)."""
-    env = fresh_database(db_path)
+    env = common.migrated_database(db_path)
     progress = {"done": 0, "total": 0}
     started = time.perf_counter()
     process = subprocess.Popen(
@@ -113,14 +82,14 @@ def run_loader(pages, db_path, max_seconds):
         pid, status, usage = os.wait4(process.pid, os.WNOHANG)
         if pid:
             break
-        peak = max(peak, peak_with_children_mb(process.pid))
+        peak = max(peak, common.peak_with_children_mb(process.pid))
         now = time.perf_counter()
         if now - last_report > 60:
             common.log(f"loader: {progress['done']}/{progress['total']} files, peak {peak:.0f} MB")
             last_report = now
         if finished and max_seconds and now - started > max_seconds:
             finished = False
-            peak = max(peak, peak_with_children_mb(process.pid))
+            peak = max(peak, common.peak_with_children_mb(process.pid))
             process.terminate()
         time.sleep(0.5)
     process.returncode = os.waitstatus_to_exitcode(status)
@@ -387,7 +356,7 @@ def main():
                 break
             rows = count(loader_db, "row")
             common.log(f"run {run}: inserting the same rows with plain executemany")
-            fresh_database(raw_db)
+            common.migrated_database(raw_db)
             started = time.perf_counter()
             RawInserter(raw_db).load(files)
             raws.append(time.perf_counter() - started)
