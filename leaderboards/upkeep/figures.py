@@ -164,21 +164,24 @@ def refresh_touched(scope):
 
 def _refresh(scope):
     """The counts of the rows in scope, or of every row when scope is None."""
-    _link_tasks_to_areas(None if scope is None else scope.boards)
-    boards = Leaderboard.objects.all()
+    if scope is None:
+        boards = tasks = datasets = papers = None
+    else:
+        boards, tasks, datasets, papers = scope.boards, scope.tasks, scope.datasets, scope.papers
+    _link_tasks_to_areas(boards)
+    every_board = Leaderboard.objects.all()
     _update_changed(
         Task,
-        None if scope is None else scope.tasks,
-        leaderboard_count=_count(boards, "task", Count("pk")),
-        row_count=_count(boards, "task", Sum("row_count")),
+        tasks,
+        leaderboard_count=_count(every_board, "task", Count("pk")),
+        row_count=_count(every_board, "task", Sum("row_count")),
     )
     _refresh_tree_counts()
-    datasets = None if scope is None else scope.datasets
     _update_changed(
         Dataset,
         datasets,
-        leaderboard_count=_count(boards, "dataset", Count("pk")),
-        row_count=_count(boards, "dataset", Sum("row_count")),
+        leaderboard_count=_count(every_board, "dataset", Count("pk")),
+        row_count=_count(every_board, "dataset", Sum("row_count")),
     )
     _update_changed(
         Area,
@@ -186,7 +189,6 @@ def _refresh(scope):
         task_count=_count(Task.areas.through.objects.all(), "area", Count("pk")),
         leaderboard_count=_count(LeaderboardArea.objects.all(), "area", Count("pk")),
     )
-    papers = None if scope is None else scope.papers
     shown = Row.objects.shown().filter(paper=OuterRef("pk"))
     _update_changed(
         Paper,
@@ -356,13 +358,10 @@ def _link_tasks_to_areas(boards=None):
     if boards is not None:
         filed = filed.filter(leaderboard__in=boards)
     wanted = set(filed.values_list("leaderboard__task_id", "area_id").distinct())
-    have = set(
-        through.objects.filter(task__in={task for task, _ in wanted}).values_list(
-            "task_id", "area_id"
-        )
-        if boards is not None
-        else through.objects.values_list("task_id", "area_id")
-    )
+    linked = through.objects.all()
+    if boards is not None:
+        linked = linked.filter(task__in={task for task, _ in wanted})
+    have = set(linked.values_list("task_id", "area_id"))
     through.objects.bulk_create(
         [through(task_id=task, area_id=area) for task, area in wanted - have],
         batch_size=1000,

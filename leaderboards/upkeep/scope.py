@@ -26,9 +26,6 @@ class Scope:
     datasets: set = dataclasses.field(default_factory=set)
     papers: set = dataclasses.field(default_factory=set)
 
-    def __bool__(self):
-        return any(getattr(self, name) for name in _FIELDS)
-
     def add(self, other):
         for name in _FIELDS:
             getattr(self, name).update(getattr(other, name))
@@ -46,10 +43,13 @@ class Scope:
 
 
 def owed(scopes):
-    """The scope the markers' stored scopes add up to, or None for the whole site."""
+    """The scope the markers' stored scopes add up to, or None for the whole site
+    (known at the first marker without one, or once the scope grows large)."""
     joined = Scope()
     for stored in scopes:
         if stored is None:
             return None
         joined.add(Scope.from_json(stored))
-    return None if joined.is_large else joined
+        if joined.is_large:
+            return None
+    return joined
