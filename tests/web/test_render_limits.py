@@ -6,14 +6,17 @@ made from its prepared parts, a small board's views and every other page take no
 """
 
 import fcntl
+import gc
 import os
 import threading
 import time
 
 import pytest
-from django.urls import reverse
+from django.urls import resolve, reverse
 
 from leaderboards.web import limiter
+from leaderboards.web.page_data import PageRow
+from leaderboards.web.table import TableRow
 from tests.helpers import SEED_SLUG
 
 BOARD = reverse("leaderboards:leaderboard", args=[SEED_SLUG])
@@ -155,3 +158,62 @@ def test_waiting_requests_beyond_the_queue_are_refused_at_once(slots, settings):
 def _enter(limits):
     with limits.slot():
         pass
+
+
+def test_no_garbage_is_collected_while_a_render_holds_its_slot(slots):
+    """A full collection walked the render's million objects with the GIL held: every
+    thread of the worker, the cached pages' too, stood still for 100 ms and more."""
+    assert gc.isenabled()
+    with limiter.limiter().slot():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), limiter.limiter().slot():
+        raise RuntimeError("the render failed")
+    assert gc.isenabled()
+
+
+def test_collection_resumes_only_when_the_last_render_of_the_process_ends(slots, settings):
+    settings.SOTASITE_RENDERS_PER_PROCESS = 2
+    limits = limiter.limiter()
+    first_in, second_out = threading.Event(), threading.Event()
+
+    def first():
+        with limits.slot():
+            first_in.set()
+            second_out.wait(5)
+            assert not gc.isenabled()
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    first_in.wait(5)
+    with limits.slot():
+        pass
+    still_paused = not gc.isenabled()
+    second_out.set()
+    thread.join()
+    assert still_paused
+    assert gc.isenabled()
+
+
+@pytest.mark.parametrize("url", EXPENSIVE)
+def test_a_view_built_from_rows_leaves_no_row_for_the_garbage_collector(seeded, rf, url):
+    """Its rows are freed by their reference counts as the response is: a row held in a
+    reference cycle (a paginator over every row, kept in the template's context) lived
+    on until a collection walked them all. The view is called as the handler calls it:
+    the test client keeps every template's context, a cycle of its own."""
+    path, _, query = url.partition("?")
+    view = resolve(path)
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        response = view.func(rf.get(path + "?" + query), *view.args, **view.kwargs)
+        assert response.status_code == 200
+        del response
+        gc.collect()
+        left = [kept for kept in gc.garbage if isinstance(kept, (TableRow, PageRow))]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert left == []

@@ -371,7 +371,12 @@ def _detail_from_rows(request, slug, found, prepared):
     # however the table is sorted or filtered: they were never in its order.
     added = [TableRow(*triple) for triple in data.added_table()]
     ordered = chosen.ordered + added
-    page_obj = Paginator(ordered, ROWS_PER_PAGE).get_page(request.GET.get("page"))
+    # Paged by index: a Paginator over the rows themselves stays in the template's
+    # context, which is a reference cycle, so on a large board every row outlived the
+    # request until a garbage collection walked them all (a quarter of a second with
+    # the GIL held, stalling every thread of the worker).
+    page_obj = Paginator(range(len(ordered)), ROWS_PER_PAGE).get_page(request.GET.get("page"))
+    page_rows = [ordered[index] for index in page_obj.object_list]
     sort_index = chosen.sort[1]
     folding = fold(everything, metrics, request.GET, sort_index, prepared.folding.counts)
     filtered = filterset.active
@@ -400,7 +405,7 @@ def _detail_from_rows(request, slug, found, prepared):
         chart_html=chart_html,
         charted=charted,
         page_obj=page_obj,
-        rows_html=rows_markup(page_obj.object_list, names, folding.shown, prepared.checked),
+        rows_html=rows_markup(page_rows, names, folding.shown, prepared.checked),
         filter_html=_filter_html(filterset, kept_params, prepared.syntology),
         filtered=filtered,
         shown_count=len(items),
