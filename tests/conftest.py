@@ -16,6 +16,7 @@ from tests.helpers import (
     SEED_FILE,
     SEED_SLUG,
     board_with_metrics,
+    sign_in,
 )
 
 # Property tests draw the same examples on every run, so CI is deterministic, and keep
@@ -234,8 +235,7 @@ def editor(db, monkeypatch):
 
 @pytest.fixture
 def editor_client(client, editor):
-    client.force_login(editor)
-    return client
+    return sign_in(client, editor)
 
 
 @pytest.fixture

@@ -15,15 +15,20 @@ from importlib import import_module
 
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY, get_user_model
+from django.core import signing
 from django.core.cache import caches
 from django.http import HttpResponse
 from django.urls import Resolver404, resolve, reverse
 from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.crypto import constant_time_compare
 from django.utils.http import http_date
 
 from leaderboards.upkeep.cache import versions
 
 PAGE_CACHE = "pages"
+# The signed mark, set on the admin's pages, that an editor's session may skip the page cache.
+EDITOR_COOKIE = "sotasite_editor"
+EDITOR_SALT = "sotasite.page_cache.editor"
 # Pages rendered by this process may differ from an older deploy's even at the
 # same data version, so Last-Modified is never earlier than the process start.
 STARTED = int(time.time())
@@ -85,6 +90,8 @@ class PageCacheMiddleware:
         if self._private(request):
             response = self.get_response(request)
             patch_cache_control(response, private=True, no_store=True)
+            if request.path.startswith(self.private_prefixes):
+                _mark_editor(request, response)
             return response
         if request.method not in ("GET", "HEAD") or not settings.SOTASITE_PAGE_CACHE:
             return self.get_response(request)
@@ -143,17 +150,51 @@ def _signed_in(request):
 
     The cookie alone said so once: a made-up `sessionid` skipped the cache, a
     cheap way to make the site render every page (62 requests a second
-    against 390 with random query strings). Now the session is looked up: a
-    visitor's made-up cookie costs one indexed read and gets the cached page.
+    against 390 with random query strings). Then the session was looked up,
+    and a made-up cookie cost a database read on every request (a quarter of
+    the cached pages' rate). Now only a session the admin marked as an
+    editor's (a cookie signed with the site's key, see _mark_editor) is looked
+    up: anything else is a visitor, told apart without the database.
     """
     key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-    if not key:
+    mark = request.COOKIES.get(EDITOR_COOKIE)
+    if not key or not mark:
+        return False
+    try:
+        marked = signing.get_cookie_signer(salt=EDITOR_SALT).unsign(mark)
+    except signing.BadSignature:
+        return False
+    if not constant_time_compare(marked, key):
         return False
     session = import_module(settings.SESSION_ENGINE).SessionStore(key)
     user_id = session.get(SESSION_KEY)
     if user_id is None:
         return False
     return get_user_model().objects.filter(pk=user_id, is_active=True, is_staff=True).exists()
+
+
+def _mark_editor(request, response):
+    """On an admin page: mark the session as an editor's, or take the mark away once it is not.
+
+    The admin reads the user anyway; the mark names the session it was given
+    to, so it is worth nothing with another session or after a new login.
+    """
+    user = getattr(request, "user", None)
+    session = getattr(request, "session", None)
+    key = session.session_key if session is not None else None
+    if key and user is not None and user.is_active and user.is_staff:
+        mark = signing.get_cookie_signer(salt=EDITOR_SALT).sign(key)
+        if request.COOKIES.get(EDITOR_COOKIE) != mark:
+            response.set_cookie(
+                EDITOR_COOKIE,
+                mark,
+                max_age=settings.SESSION_COOKIE_AGE,
+                secure=settings.SESSION_COOKIE_SECURE,
+                httponly=True,
+                samesite="Lax",
+            )
+    elif EDITOR_COOKIE in request.COOKIES:
+        response.delete_cookie(EDITOR_COOKIE, samesite="Lax")
 
 
 def _varies_by_visitor(response):

@@ -12,7 +12,7 @@ from django.urls import reverse
 from leaderboards.models import Leaderboard, Row, Task
 from leaderboards.upkeep.cache import Versions
 from leaderboards.web.prepared import RowsKept
-from tests.helpers import NEW_MODEL, SEED_SLUG, add_in_admin, cached_entries, scaled_page
+from tests.helpers import NEW_MODEL, SEED_SLUG, add_in_admin, cached_entries, scaled_page, sign_in
 
 LEADERBOARD = reverse("leaderboards:leaderboard", args=[SEED_SLUG])
 MODEL = "CMA(ViT-B/16, NegLabel)"
@@ -33,9 +33,7 @@ VIEWS = [
 
 def editor_apart(editor):
     """An editor's own browser: a visitor's `client` stays signed out, so its pages are cached."""
-    browser = Client()
-    browser.force_login(editor)
-    return browser
+    return sign_in(Client(), editor)
 
 
 def built_from_rows(client, settings, url):
