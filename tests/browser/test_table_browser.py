@@ -354,3 +354,22 @@ def test_the_panels_speak_in_visitors_words(seeded, live_server, browser, shoot,
     tab.locator("#verification").scroll_into_view_if_needed()
     shoot(tab, f"panels-{viewport['width']}")
     context.close()
+
+
+def test_sorting_from_the_keyboard_keeps_focus_on_the_sorted_header(seeded, live_server, page):
+    """Enter on a column's header opens the table sorted by it, that header focused and
+    announced as sorted: the next Tab goes on from there, not from the page's top."""
+    page.goto(live_server.url + reverse("leaderboards:leaderboard", args=[SEED_SLUG]))
+    header = page.locator("table.results th a", has_text="AUROC")
+    header.focus()
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    focused = page.evaluate(
+        "[document.activeElement.textContent.trim(),"
+        " document.activeElement.closest('th').getAttribute('aria-sort')]"
+    )
+    assert focused[0].startswith("AUROC")
+    assert focused[1] in ("ascending", "descending")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")  # again: the other way, still focused
+    assert page.evaluate("document.activeElement.textContent.trim()").startswith("AUROC")

@@ -131,8 +131,11 @@ def test_sorting_by_verification_code_and_extra_data(seeded, client):
 
 def test_column_headers_link_to_their_sort_and_mark_the_sorted_one(seeded, client):
     _, html = get(client, "?sort=AUROC")
-    assert 'aria-sort="descending"><a href="?sort=AUROC&amp;order=asc#results"' in html
-    assert 'href="?sort=FPR95#results"' in html
+    assert (
+        'aria-sort="descending"><a id="sort-metric-1" '
+        'href="?sort=AUROC&amp;order=asc#sort-metric-1"' in html
+    )
+    assert 'id="sort-metric-0" href="?sort=FPR95#sort-metric-0"' in html
 
 
 @pytest.mark.parametrize(

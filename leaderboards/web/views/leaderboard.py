@@ -58,6 +58,8 @@ class Header:
     sort: str | None  # "ascending" / "descending" on the sorted column, for aria-sort
     numeric: bool = False
     direction: str | None = None
+    # The link's id, and its target on the page it opens: focus stays on the column sorted.
+    anchor: str = ""
 
 
 def _page_data(slug, *, row_extras=True):
@@ -123,7 +125,7 @@ def _fold_links(request, metrics, folding):
 def _headers(request, metrics, sorted_key, sorted_order):
     """Sort links for every column: a first click sorts the column's natural way."""
 
-    def header(key, label, default, numeric=False, direction=None):
+    def header(key, label, default, numeric=False, direction=None, anchor=None):
         current = key == sorted_key
         order = (ASC if sorted_order == DESC else DESC) if current else default
         return Header(
@@ -137,6 +139,7 @@ def _headers(request, metrics, sorted_key, sorted_order):
             sort=("ascending" if sorted_order == ASC else "descending") if current else None,
             numeric=numeric,
             direction=direction,
+            anchor=anchor or f"sort-{key}",
         )
 
     fixed = {
@@ -144,7 +147,8 @@ def _headers(request, metrics, sorted_key, sorted_order):
         for key, column in FIXED_COLUMNS.items()
     }
     by_metric = [
-        header(m.name, m.name, metric_order(m.direction), True, m.direction) for m in metrics
+        header(m.name, m.name, metric_order(m.direction), True, m.direction, f"sort-metric-{index}")
+        for index, m in enumerate(metrics)
     ]
     return fixed, by_metric
 
