@@ -24,6 +24,14 @@ register.filter("as_time", words.as_time)
 
 
 @register.filter
+def thousands(number):
+    """A count as people read it: 1,496,839, not 1496839. Text only, never in an address."""
+    if isinstance(number, bool) or not isinstance(number, int):
+        return number
+    return f"{number:,}"
+
+
+@register.filter
 def plain(text):
     """A file's prose with its field names in visitors' words (words.plain)."""
     return words.plain(text)

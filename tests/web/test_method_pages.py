@@ -70,7 +70,7 @@ def test_a_method_page_has_its_description_papers_and_use_over_the_years(taxonom
     html = client.get(reverse("leaderboards:method", args=["resnet"])).content.decode()
     assert "<h1>ResNet</h1>" in html and "Residual Network" in html
     assert "<strong>residual</strong>" in html and "<td>25M</td>" in html
-    assert "3 on this site" in html and "2180 on Papers with Code" in html
+    assert "3 on this site" in html and "2,180 on Papers with Code" in html
     assert 'href="https://github.com/pytorch/vision/blob/main/resnet.py#L75"' in html
     assert "in 2015" in html and "Convolutional Neural Networks</a>" in html
     assert html.index("paper-2019") < html.index("paper-2016")

@@ -101,3 +101,12 @@ def test_a_written_moment_past_pythons_range_in_utc_is_shown_as_written(text):
     in UTC: the page shows the text, where it once answered 500."""
     template = Template("{% load sota %}{{ value|as_time }}")
     assert template.render(Context({"value": text})) == text
+
+
+def test_counts_read_with_thousands_separators(seeded, client):
+    """ "1496839" and "more than 1000" were hard to read; counts read 1,496,839 now."""
+    from leaderboards.models import Leaderboard
+
+    Leaderboard.objects.filter(pk=seeded.pk).update(row_count=1_496_839)
+    html = client.get(reverse("leaderboards:leaderboard_list")).content.decode()
+    assert "1,496,839" in html and "1496839" not in html
