@@ -17,6 +17,7 @@ from leaderboards import curation, decisions
 from leaderboards.admin.directions import suggest_direction
 from leaderboards.admin.forms import ReasonForm, WithholdForm
 from leaderboards.models import Direction
+from leaderboards.web.words import already, counted
 
 # How many of the ticked objects the reason page names; the rest are counted.
 NAMED_ON_REASON_PAGE = 50
@@ -71,7 +72,8 @@ def accept_suggestions(modeladmin, request, queryset):
         missing += outcome.missing
     modeladmin.message_user(
         request,
-        f"{accepted} suggestions accepted; {skipped} metrics skipped "
+        f"{counted(accepted, 'suggestion', 'suggestions')} accepted; "
+        f"{counted(skipped, 'metric', 'metrics')} skipped "
         "(no suggestion, or a direction already set).",
         messages.SUCCESS,
     )
@@ -145,9 +147,9 @@ def catalogue_decision(decide, *, name, description, done, explain):
 def report_outcome(modeladmin, request, outcome, done):
     noun = modeladmin.model._meta
     changed = len(outcome.changed)
-    text = f"{changed} {noun.verbose_name if changed == 1 else noun.verbose_name_plural} {done}."
+    text = f"{counted(changed, noun.verbose_name, noun.verbose_name_plural)} {done}."
     if outcome.unchanged:
-        text += f" {len(outcome.unchanged)} already were."
+        text += " " + already(len(outcome.unchanged))
     modeladmin.message_user(request, text, messages.SUCCESS)
     if outcome.missing:
         modeladmin.message_user(

@@ -29,6 +29,7 @@ from leaderboards.models import (
     SyntologySnapshot,
     public_name,
 )
+from leaderboards.web.words import counted
 
 VALUE_PREFIX = "value_"
 # Since-archive columns (SPEC 1, the generator's and Syntology's names) and
@@ -276,7 +277,8 @@ class EditorAdditionAdmin(admin.ModelAdmin):
             changed = record.withhold_additions(
                 list(queryset), form.cleaned_data["reason"], request.user
             )
-            self.message_user(request, f"{len(changed)} added results withheld.", messages.SUCCESS)
+            text = f"{counted(len(changed), 'added result', 'added results')} withheld."
+            self.message_user(request, text, messages.SUCCESS)
             return None
         context = {
             **self.admin_site.each_context(request),
@@ -291,7 +293,8 @@ class EditorAdditionAdmin(admin.ModelAdmin):
     @admin.action(description="Restore selected added results", permissions=["change"])
     def restore(self, request, queryset):
         changed = record.restore_additions(list(queryset), request.user)
-        self.message_user(request, f"{len(changed)} added results restored.", messages.SUCCESS)
+        text = f"{counted(len(changed), 'added result', 'added results')} restored."
+        self.message_user(request, text, messages.SUCCESS)
 
     def response_add(self, request, obj, post_url_continue=None):
         self.message_user(

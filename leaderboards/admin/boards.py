@@ -170,7 +170,7 @@ class LeaderboardAdmin(CuratedAdmin):
 
 @admin.register(Metric)
 class MetricAdmin(ChosenByKey, DirectionChoices, CuratedAdmin):
-    noun = "metrics"
+    noun, noun_one = "metrics", "metric"
     form = MetricForm
     list_display = [
         "name",
@@ -254,7 +254,7 @@ class MetricAdmin(ChosenByKey, DirectionChoices, CuratedAdmin):
 
 @admin.register(Row)
 class RowAdmin(ChosenByKey, CuratedAdmin):
-    noun = "rows"
+    noun, noun_one = "rows", "row"
     form = RowForm
     list_display = ["rank", "model", "board", "paper_date", "state"]
     list_display_links = ["rank", "model"]

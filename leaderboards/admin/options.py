@@ -21,6 +21,7 @@ from leaderboards.admin.deletes import FiguresKeptOnDelete
 from leaderboards.admin.forms import held_to_limits
 from leaderboards.admin.queue import BUSY
 from leaderboards.models import Direction
+from leaderboards.web.words import already, counted
 
 HISTORY_SHOWN = 30
 DIRECTION_CHOICES = [("", "not set: the file's direction"), *Direction.choices]
@@ -145,7 +146,8 @@ class ChosenByKey:
     its key now, or reported as gone.
     """
 
-    noun = ""
+    noun = ""  # the plural, and the singular:
+    noun_one = ""
 
     def key_value(self, obj):
         raise NotImplementedError
@@ -193,14 +195,14 @@ class ChosenByKey:
 
     def followed_message(self, count):
         return (
-            f"{count} {self.noun} had been replaced by a newer file since the page was "
-            "shown; the change went to the one with the same key now."
+            f"{counted(count, self.noun_one, self.noun)} had been replaced by a newer file "
+            "since the page was shown; the change went to the one with the same key now."
         )
 
     def report(self, request, outcome, done):
-        text = f"{len(outcome.changed)} {self.noun} {done}."
+        text = f"{counted(len(outcome.changed), self.noun_one, self.noun)} {done}."
         if outcome.unchanged:
-            text += f" {len(outcome.unchanged)} already were."
+            text += " " + already(len(outcome.unchanged))
         self.message_user(request, text, messages.SUCCESS)
         if outcome.followed:
             self.message_user(request, self.followed_message(len(outcome.followed)), messages.INFO)

@@ -38,6 +38,16 @@ _FIELDS = re.compile(r"\b(" + "|".join(map(re.escape, FIELD_WORDS)) + r")\b")
 _SENTENCE_END = re.compile(r"(?:^|[.!?]\s+)$")
 
 
+def counted(count, one, many):
+    """ "1 row", "2 rows", "1,496 rows": a count with its noun agreeing, as people read it."""
+    return f"{count:,} {one if count == 1 else many}"
+
+
+def already(count):
+    """What an editor's action left as it was: "1 already was.", "3 already were."."""
+    return f"{count:,} already {'was' if count == 1 else 'were'}."
+
+
 def plain(text):
     """`text` with every known field name in visitors' words; other text untouched."""
     if not isinstance(text, str):

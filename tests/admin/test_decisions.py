@@ -85,7 +85,7 @@ def test_an_action_on_a_row_a_reload_replaced_goes_to_the_row_with_its_key(
 
     response = act(editor_client, Row, "withhold", [stale], keys, reason="Duplicate", apply="1")
     assert response.status_code == 302
-    assert ("success", "1 rows withheld.") in told(response)
+    assert ("success", "1 row withheld.") in told(response)
     assert any("replaced by a newer file" in text for _, text in told(response))
     row = spam_row()
     assert (row.withheld, row.withheld_reason) == (True, "Duplicate")
@@ -96,7 +96,7 @@ def test_an_action_on_a_row_a_reload_replaced_goes_to_the_row_with_its_key(
     stale = str(row.pk)
     reload(at(a_newer_seed(seed_page), "2026-11-25T09:33:49+00:00"))
     response = act(editor_client, Row, "restore", [stale], keys)
-    assert ("success", "1 rows restored.") in told(response)
+    assert ("success", "1 row restored.") in told(response)
     assert not spam_row().withheld
 
 
@@ -195,7 +195,7 @@ def test_a_metric_action_on_a_replaced_metric_goes_to_the_metric_of_that_name(
     stale = str(Metric.objects.get(name="FPR95").pk)
     reload(a_newer_seed(seed_page))
     response = act(editor_client, Metric, "set_lower", [stale], keys)
-    assert ("success", "1 metrics changed.") in told(response)
+    assert ("success", "1 metric changed.") in told(response)
     assert Metric.objects.get(name="FPR95").editor_direction == "lower"
     assert DirectionDecision.objects.get().direction == "lower"
 

@@ -143,7 +143,7 @@ def test_accepting_suggestions_sets_only_metrics_nobody_has_decided(seeded, edit
         {"action": "accept_suggestions", "_selected_action": [m.pk for m in Metric.objects.all()]},
         follow=True,
     )
-    assert "1 suggestions accepted; 1 metrics skipped" in response.content.decode()
+    assert "1 suggestion accepted; 1 metric skipped" in response.content.decode()
     directions = dict(Metric.objects.values_list("name", "editor_direction"))
     assert directions == {"FPR95": "lower", "AUROC": "unknown"}
     entry = LogEntry.objects.get(object_id=str(Metric.objects.get(name="FPR95").pk))
