@@ -13,7 +13,7 @@ from operator import attrgetter
 
 from django.utils.safestring import mark_safe
 
-from leaderboards.web.words import MONTHS
+from leaderboards.web.words import MONTHS, when
 
 # The canvas, in SVG units. The value axis is labelled on both sides: a phone
 # opens the chart at its right end, on the newest results (see site.css).
@@ -109,7 +109,7 @@ class Chart:
         middle_x, middle_y = (self.left + self.right) / 2, (self.top + self.bottom) / 2
         parts = []
         for point in self.points:
-            model, raw, day = escape(point.model), escape(point.raw), point.date.isoformat()
+            model, raw, day = escape(point.model), escape(point.raw), when(point.date)[1]
             tip = escape(_short(point.model, TIP_CHARS))
             # The tip opens towards the middle of the canvas, so it stays on it;
             # its offsets come from the stylesheet, not from bytes paid per point.

@@ -273,8 +273,8 @@ def test_known_direction_adds_the_frontier_and_marks_records(seeded, client):
 
 def test_chart_points_name_the_model_and_value(seeded, client):
     _, html = get(client, "?chart=AUROC")
-    assert "<title>MOOD: 89.8 (2023-02-06)</title>" in html
-    assert '<text class="tip" x=' in html and ">MOOD: 89.8 (2023-02-06)</text>" in html
+    assert "<title>MOOD: 89.8 (6 Feb 2023)</title>" in html
+    assert '<text class="tip" x=' in html and ">MOOD: 89.8 (6 Feb 2023)</text>" in html
 
 
 def test_chart_with_nothing_to_plot_says_why(load, seed_page, write_page, client):
