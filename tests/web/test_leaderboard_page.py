@@ -406,6 +406,23 @@ def test_since_archive_entries_are_a_table_by_columns(load, seed_page, write_pag
     assert "&lt;b&gt;Odd&lt;/b&gt;" in panel and 'href="javascript' not in panel
 
 
+def test_a_long_since_archive_block_shows_ten_entries_and_folds_the_rest(
+    load, seed_page, write_page, client
+):
+    """A board with hundreds of newer results grew to thousands of pixels."""
+    seed_page["since_archive"]["columns"] = ["model", "value"]
+    seed_page["since_archive"]["entries"] = [
+        {"model": f"Newer{index:02d}", "value": f"{index}.0"} for index in range(25)
+    ]
+    load(write_page(seed_page))
+    _, html = get(client)
+    panel = section(html, "since-archive")
+    shown, _, folded = panel.partition('<details class="since-more">')
+    assert shown.count("<td>Newer") == 10 and "<td>Newer09</td>" in shown
+    assert "<summary>15 more newer results</summary>" in folded
+    assert folded.count("<td>Newer") == 15 and "<td>Newer24</td>" in folded
+
+
 # Page furniture -----------------------------------------------------------
 
 
