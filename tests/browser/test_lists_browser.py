@@ -64,6 +64,12 @@ def test_sota_shows_results_in_the_first_screen_and_its_area_menu_filters(
     box = tab.locator("table.boards tbody tr").nth(2).bounding_box()
     assert box["y"] + box["height"] <= tab.viewport_size["height"]
     assert fits_the_width(tab)
+    # Every column of a result in view, none behind a sideways scroll (a phone's
+    # table cut off "Top result"; it reads as cards there).
+    first = tab.locator("table.boards tbody tr").first
+    for label in ("Rows", "Top result", "Newest paper"):
+        cell = first.locator(f'td[data-label="{label}"]').bounding_box()
+        assert cell["x"] >= 0 and cell["x"] + cell["width"] <= tab.viewport_size["width"]
     screenshot(tab, f"sota-first-screen-{tab.look}", full_page=False)
     summary = tab.locator("details.filter-fold > summary")
     if is_phone(tab):
