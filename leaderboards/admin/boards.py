@@ -7,7 +7,7 @@ from django.contrib import admin
 from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied
-from django.db.models import CharField, Q
+from django.db.models import CharField, Prefetch, Q
 from django.db.models.functions import Cast
 from django.template.defaultfilters import pluralize
 from django.urls import path, reverse
@@ -38,7 +38,7 @@ from leaderboards.admin.inlines import (
 )
 from leaderboards.admin.options import ChosenByKey, CuratedAdmin, DirectionChoices
 from leaderboards.admin.queue import DirectionsQueue
-from leaderboards.models import Direction, Leaderboard, Metric, Row
+from leaderboards.models import Direction, Leaderboard, Metric, MetricValue, Row
 from leaderboards.upkeep.figures import refresh_leaderboard
 
 
@@ -256,7 +256,8 @@ class MetricAdmin(ChosenByKey, DirectionChoices, CuratedAdmin):
 class RowAdmin(ChosenByKey, CuratedAdmin):
     noun, noun_one = "rows", "row"
     form = RowForm
-    list_display = ["rank", "model", "board", "paper_date", "state"]
+    # The values, to judge a row by (spam shows in them) without opening it.
+    list_display = ["rank", "model", "values_shown", "board", "paper_date", "state"]
     list_display_links = ["rank", "model"]
     list_filter = [LeaderboardSlugFilter, "withheld", "uses_additional_data"]
     list_per_page = 100
@@ -272,7 +273,7 @@ class RowAdmin(ChosenByKey, CuratedAdmin):
             {
                 "fields": ["withheld", "withheld_reason", "decision_key"],
                 "description": "A withheld row leaves the page and its exports, and is "
-                "counted in rows_withheld_as_spam. Untick to restore it.",
+                "counted in the page's “withheld as spam” figure. Untick to restore it.",
             },
         ),
         (
@@ -291,6 +292,14 @@ class RowAdmin(ChosenByKey, CuratedAdmin):
     def board(self, row):
         # The slug: what the filter takes, and shorter than "task on dataset".
         return row.leaderboard.slug
+
+    def get_queryset(self, request):
+        values = MetricValue.objects.select_related("metric").order_by("position")
+        return super().get_queryset(request).prefetch_related(Prefetch("values", queryset=values))
+
+    @admin.display(description="values")
+    def values_shown(self, row):
+        return " · ".join(f"{v.metric.name} {v.raw}" for v in row.values.all() if v.raw is not None)
 
     @admin.display(description="state", ordering="withheld")
     def state(self, row):

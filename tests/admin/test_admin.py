@@ -288,7 +288,7 @@ CHANGELIST_QUERIES = {
     "PaperRepository": 6,
     "Proceeding": 6,
     "Repository": 5,
-    "Row": 5,
+    "Row": 6,
     "SyntologySnapshot": 5,
     "Task": 6,
 }
@@ -433,3 +433,10 @@ def test_createeditor_refuses_differing_or_weak_passwords(db, monkeypatch):
         with pytest.raises(CommandError, match=message):
             call_command("createeditor", "bob")
     assert not User.objects.filter(username="bob").exists()
+
+
+def test_the_rows_list_shows_each_rows_values_to_judge_it_by(seeded, editor_client):
+    html = editor_client.get(admin_url(Row, "changelist") + "?q=NegLabel").content.decode()
+    row = Row.objects.filter(model__icontains="NegLabel").order_by("rank").first()
+    shown = " · ".join(f"{v.metric.name} {v.raw}" for v in row.values.order_by("position"))
+    assert shown and f'<td class="field-values_shown">{shown}</td>' in html
