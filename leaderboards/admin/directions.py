@@ -115,15 +115,18 @@ def suggest_direction(name):
     return None
 
 
-def queue():
-    """Metric names with no direction on some board, the most used first.
+def queue(search=""):
+    """Metric names with no direction on some board, the most used first; those
+    holding `search` (any case) when given.
 
     Each entry is {name, boards, rows}: the boards still without a direction
     for it and their shown rows, which is what setting it would change.
     """
+    undecided = decisions.undecided_metrics()
+    if search:
+        undecided = undecided.filter(name__icontains=search)
     return (
-        decisions.undecided_metrics()
-        .values("name")
+        undecided.values("name")
         .annotate(boards=Count("pk"), rows=Coalesce(Sum("leaderboard__row_count"), 0))
         .order_by("-boards", "-rows", "name")
     )

@@ -98,7 +98,8 @@ class DirectionsQueue:
 
     def queue_view(self, request):
         # A page number that is not one shows the first or last page, as lists do.
-        page = Paginator(queue(), PAGE_SIZE).get_page(request.GET.get("page"))
+        search = request.GET.get("q", "").strip()[:NAME_LENGTH]
+        page = Paginator(queue(search), PAGE_SIZE).get_page(request.GET.get("page"))
         entries = []
         for entry in page:
             suggestion = suggest_direction(entry["name"])
@@ -119,6 +120,8 @@ class DirectionsQueue:
             **self.context(request, "Directions queue"),
             "page_obj": page,
             "entries": entries,
+            "search": search,
+            "search_query": urlencode({"q": search}) + "&" if search else "",
         }
         return TemplateResponse(request, "admin/leaderboards/metric/directions_queue.html", context)
 

@@ -46,6 +46,26 @@ def test_the_queue_lists_names_by_boards_then_rows(three_boards, editor_client):
     ]
 
 
+def test_the_queue_finds_a_name_in_any_case(three_boards, editor_client):
+    """ImageNet's metric was not on the first of five pages, and nothing could find it."""
+    assert queue_names(editor_client, q="auroc") == [("AUROC", 1, 22)]
+    assert queue_names(editor_client, q="  fPr ") == [("FPR95", 3, 37)]
+    html = editor_client.get(reverse(QUEUE), {"q": "no such metric"}).content.decode()
+    assert "No metric name without a direction holds “no such metric”." in html
+
+
+def test_the_queue_pages_keep_the_search(load_boards, seed_page, editor_client, monkeypatch):
+    from leaderboards.admin import queue
+
+    load_boards(
+        *((f"b-{index}", 3, [f"Score {index}", "FPR95"]) for index in range(3)), seed=seed_page
+    )
+    monkeypatch.setattr(queue, "PAGE_SIZE", 2)
+    html = editor_client.get(reverse(QUEUE), {"q": "score"}).content.decode()
+    assert 'href="?q=score&amp;page=2"' in html
+    assert "page 1 of 2 · 3 names" in html
+
+
 def test_the_queue_shows_the_suggestion_and_its_reason(three_boards, editor_client):
     html = editor_client.get(reverse(QUEUE)).content.decode()
     assert "lower is better (the name says “fpr”)" in html
