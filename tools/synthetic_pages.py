@@ -572,6 +572,19 @@ class _Registry:
         return name in self._taken
 
 
+# Every task, dataset, paper and so board slug starts with this: the names are real
+# ones ("AISHELL-1", "Speech Recognition"), and a generated board once took the real
+# board's slug and replaced it in a load. The archive generator's marker is synthetic0.
+SLUG_MARKER = "synthetic1"
+
+
+class _MarkedRegistry(_Registry):
+    """A _Registry whose every slug starts with SLUG_MARKER, never a real page's."""
+
+    def claim(self, name):
+        return super().claim(f"{SLUG_MARKER}-{name}")
+
+
 class _Archive:
     """The shared world the pages are cut from: tasks, datasets and papers."""
 
@@ -581,12 +594,12 @@ class _Archive:
         self.tasks = []
         self.task_of_board = []
         self.task_names = _Registry()
-        self.task_slugs = _Registry()
+        self.task_slugs = _MarkedRegistry()
         self.datasets = {area: [] for area in AREAS}
         self.dataset_names = _Registry()
-        self.dataset_slugs = _Registry()
+        self.dataset_slugs = _MarkedRegistry()
         self.board_slugs = _Registry()
-        self.paper_slugs = _Registry()
+        self.paper_slugs = _MarkedRegistry()
         self.arxiv_ids = set()
         self.other_urls = set()
         # One entry per row that cites a paper: drawing from it favours the

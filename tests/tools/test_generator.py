@@ -9,7 +9,7 @@ import pytest
 from leaderboards.format import derive
 from leaderboards.format import page as page_format
 from leaderboards.format.values import parse_metric_value
-from tests.helpers import SEED_FILE
+from tests.helpers import PWC_DATA, SEED_FILE
 from tools import synthetic_pages as generator
 
 BOARDS = 300
@@ -157,3 +157,22 @@ def test_command_line_writes_the_pages(tmp_path, capsys):
     generator.main(["--out", str(tmp_path / "pages"), "--boards", "12", "--seed", "4"])
     assert len(list((tmp_path / "pages").iterdir())) == 12
     assert "12 pages" in capsys.readouterr().out
+
+
+def test_every_generated_address_is_marked_so_no_real_page_is_ever_replaced(pages):
+    """A generated board once took `speech-recognition-on-aishell-1`, the real board's
+    slug, and replaced it in a load: the names are real, the slugs never are."""
+    seed_page = json.loads(SEED_FILE.read_text(encoding="utf-8"))
+    real = {seed_page["url"], seed_page["task"]["url"], seed_page["dataset"]["url"]}
+    real |= {
+        "/sota/" + path.stem.removeprefix("pwc-sota-page_")
+        for path in PWC_DATA.glob("pwc-sota-page_*.json")
+    }
+    marked = f"/{generator.SLUG_MARKER}-"
+    for page in pages:
+        addresses = [page["url"], page["task"]["url"], page["dataset"]["url"]]
+        addresses += [row["paper"] for row in page["rows"] if row.get("paper")]
+        for address in addresses:
+            assert marked in address and address not in real
+    names = {page["dataset"]["name"] for page in pages}
+    assert "AISHELL-1" in names or "ImageNet" in names  # real names, still
