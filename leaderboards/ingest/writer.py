@@ -262,9 +262,33 @@ class Writer:
             if self._to_write(item):
                 batch[item.slug] = item
         if not self.dry_run:
+            self._warn_other_archive(batch.values())
             self._write_batch(list(batch.values()), catalogue_only, stored)
             # Before the commit, whose foreign-key checks plan by these statistics.
             analyze_grown_tables()
+
+    def _warn_other_archive(self, items):
+        """Warn, naming both, where a page replaces a stored one another archive gave.
+
+        A generated board once replaced the real one of the same slug, said
+        only as "1 updated". Applied all the same: a newer version is newer.
+        """
+        replacing = {item.current.pk: item for item in items if item.current is not None}
+        if not replacing:
+            return
+        stored = Leaderboard.objects.filter(pk__in=replacing).values_list("pk", "source")
+        for pk, source in stored:
+            item = replacing[pk]
+            before = (source or {}).get("archive")
+            after = item.page["source"].get("archive")
+            if before != after:
+                self.report.warnings.append(
+                    Problem(
+                        item.source.name,
+                        f"source.archive: {item.page['url']} was loaded from {before!r}; "
+                        f"this page, from {after!r}, replaces it",
+                    )
+                )
 
     def _to_write(self, item):
         """Whether a checked page is new or newer than the stored one; counts it if not.

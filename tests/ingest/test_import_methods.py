@@ -84,7 +84,7 @@ def test_a_method_and_its_categories_show_on_its_page(import_pwc, methods_file, 
     assert 'href="/paper/deep-residual-learning-for"' in page
     assert "(2015)" in page
     assert "Convolutional Neural Networks" in page and "(Computer Vision)" in page
-    assert "2911 on Papers with Code" in page
+    assert "2,911 on Papers with Code" in page
     assert 'href="https://github.com/pytorch/vision/blob/master/resnet.py"' in page
     # A paper this site does not hold: its title, linked where it is http(s).
     assert '<a href="https://arxiv.org/x" rel="nofollow noopener">Adam: A Method' in html(
@@ -165,7 +165,7 @@ def test_a_later_file_updates_in_place(import_pwc, methods_file, client):
     }
     # The file's collections are the method's categories: the old one is gone.
     page = html(client, "/method/resnet")
-    assert "3100 on Papers with Code" in page
+    assert "3,100 on Papers with Code" in page
     assert "Image Models" in page and "Convolutional Neural Networks" not in page
 
 

@@ -298,3 +298,23 @@ def test_sources_that_break_off_leave_every_chunk_before_the_break_written(
     assert sorted(stored.values_list("slug", flat=True)) == [f"broken-off-{i}" for i in range(6)]
     # Finished as a whole load would be: its figures counted, its boards searchable.
     assert all(board.row_count == len(seed_page["rows"]) for board in stored)
+
+
+def test_a_page_from_another_archive_replacing_a_stored_one_is_warned_of(
+    seeded, load, seed_page, write_page
+):
+    """A generated board once replaced the real one of its slug, reported as '1 updated'."""
+    seed_page["syntology"]["read_at"] = "2026-12-01T00:00:00+00:00"
+    seed_page["source"]["archive"] = "a generator"
+    ok, out, err = load(write_page(seed_page))
+    assert ok and "1 updated" in out
+    assert (
+        f"source.archive: {seed_page['url']} was loaded from "
+        "'pwc-archive (Hugging Face), CC BY-SA 4.0'; this page, from 'a generator', replaces it"
+    ) in err
+
+
+def test_a_newer_page_from_the_same_archive_says_nothing_of_it(seeded, load, seed_page, write_page):
+    seed_page["syntology"]["read_at"] = "2026-12-01T00:00:00+00:00"
+    ok, _, err = load(write_page(seed_page))
+    assert ok and "source.archive" not in err
