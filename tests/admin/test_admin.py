@@ -6,6 +6,7 @@ from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import Group, User
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.test import Client
 from django.urls import reverse
 
 from leaderboards import record
@@ -31,9 +32,11 @@ from leaderboards.models import (
     Task,
     UpkeepPending,
 )
+from leaderboards.models.editorial import public_name
 from tests.helpers import EDITOR_PASSWORD as PASSWORD
 from tests.helpers import (
     SEED_SLUG,
+    add_in_admin,
     admin_url,
     make_authors,
     make_category,
@@ -43,6 +46,7 @@ from tests.helpers import (
     make_proceeding,
     make_showcase,
     scaled_page,
+    sign_in,
 )
 
 # The Editors group and the command that makes editors.
@@ -440,3 +444,27 @@ def test_the_rows_list_shows_each_rows_values_to_judge_it_by(seeded, editor_clie
     row = Row.objects.filter(model__icontains="NegLabel").order_by("rank").first()
     shown = " · ".join(f"{v.metric.name} {v.raw}" for v in row.values.order_by("position"))
     assert shown and f'<td class="field-values_shown">{shown}</td>' in html
+
+
+def test_createeditor_full_name_is_the_name_the_public_record_gives(seeded, monkeypatch, client):
+    monkeypatch.setenv("SOTASITE_EDITOR_PASSWORD", PASSWORD)
+    out = __import__("io").StringIO()
+    call_command(
+        "createeditor", "ada", "--no-input", "--full-name", "  Ada   Lovelace ", stdout=out
+    )
+    ada = User.objects.get(username="ada")
+    assert public_name(ada) == "Ada Lovelace"
+    add_in_admin(sign_in(Client(), ada), seeded)
+    assert "Ada Lovelace" in client.get(reverse("leaderboards:changes")).content.decode()
+    # Named again later, the name changes and the password stays.
+    call_command("createeditor", "ada", "--no-input", "--full-name", "A. Lovelace", stdout=out)
+    ada.refresh_from_db()
+    assert public_name(ada) == "A. Lovelace" and ada.check_password(PASSWORD)
+
+
+@pytest.mark.parametrize("bad", ["Ada\x01", "x" * 151])
+def test_createeditor_refuses_a_full_name_stored_text_may_not_hold(db, monkeypatch, bad):
+    monkeypatch.setenv("SOTASITE_EDITOR_PASSWORD", PASSWORD)
+    with pytest.raises(CommandError, match="--full-name"):
+        call_command("createeditor", "bob", "--no-input", "--full-name", bad)
+    assert not User.objects.filter(username="bob").exists()

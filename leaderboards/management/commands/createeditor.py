@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from leaderboards.admin.editors import EDITORS
+from leaderboards.format.rules import text_problem
 
 PASSWORD_ENV = "SOTASITE_EDITOR_PASSWORD"
 
@@ -24,13 +25,21 @@ class Command(BaseCommand):
         parser.add_argument("username")
         parser.add_argument("--email", default="")
         parser.add_argument(
+            "--full-name",
+            default=None,
+            help="the name the public record gives this editor's decisions "
+            '(else "an editor"; never the login)',
+        )
+        parser.add_argument(
             "--no-input",
             action="store_false",
             dest="interactive",
             help=f"do not prompt; a new account's password comes from ${PASSWORD_ENV}",
         )
 
-    def handle(self, *args, username, email, interactive, **options):
+    def handle(self, *args, username, email, interactive, full_name, **options):
+        if full_name is not None:
+            full_name = _public_name(full_name)
         try:
             group = Group.objects.get(name=EDITORS)
         except Group.DoesNotExist:
@@ -48,6 +57,9 @@ class Command(BaseCommand):
                 user = User(username=username, email=email)
                 user.set_password(password)
             user.is_staff = True
+            if full_name is not None:
+                # The record names editors by get_full_name(): the whole name in its first part.
+                user.first_name, user.last_name = full_name, ""
             user.save()
             user.groups.add(group)
         verb = "created" if created else "made an editor (password unchanged)"
@@ -71,3 +83,15 @@ class Command(BaseCommand):
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from None
         return password
+
+
+def _public_name(text):
+    """The public name as given, checked as editors' text is: one line, no control character."""
+    name = " ".join(text.split())
+    limit = get_user_model()._meta.get_field("first_name").max_length
+    if len(name) > limit:
+        raise CommandError(f"--full-name: at most {limit} characters.")
+    problem = text_problem(name)
+    if problem:
+        raise CommandError(f"--full-name: {problem}")
+    return name
