@@ -4,6 +4,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import TemplateView
 
+from leaderboards.admin.public_name import public_name_view
 from leaderboards.web import sitemaps
 from leaderboards.web.views import health
 
@@ -16,6 +17,8 @@ def favicon(request):
 
 urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
+    # Before the admin's own addresses, whose catch-all would take it.
+    path("admin/public-name/", admin.site.admin_view(public_name_view), name="admin_public_name"),
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),
     path("", include("leaderboards.web.urls")),

@@ -409,6 +409,8 @@ def public_routes(resolver=None, prefix=""):
     resolver = resolver or get_resolver()
     for entry in resolver.url_patterns:
         text = prefix + str(entry.pattern).removeprefix("^").removesuffix("$").removesuffix("\\Z")
+        if text.startswith("admin/"):
+            continue  # the admin's own, and the editor's pages beside it
         if isinstance(entry, URLResolver):
             if "admin" not in (entry.app_name, entry.namespace):
                 yield from public_routes(entry, text)

@@ -468,3 +468,29 @@ def test_createeditor_refuses_a_full_name_stored_text_may_not_hold(db, monkeypat
     with pytest.raises(CommandError, match="--full-name"):
         call_command("createeditor", "bob", "--no-input", "--full-name", bad)
     assert not User.objects.filter(username="bob").exists()
+
+
+def test_an_editor_sets_the_public_name_the_record_gives(seeded, editor_client, client):
+    index = editor_client.get(reverse("admin:index")).content.decode()
+    assert "names your decisions “an editor”" in index
+    assert reverse("admin_public_name") in index
+    response = editor_client.post(reverse("admin_public_name"), {"name": " Erin  Example "})
+    assert response.status_code == 302
+    add_in_admin(editor_client, seeded)
+    assert "Erin Example" in client.get(reverse("leaderboards:changes")).content.decode()
+    form = editor_client.get(reverse("admin_public_name")).content.decode()
+    assert 'value="Erin Example"' in form
+
+
+@pytest.mark.parametrize("bad", ["Erin\x07", "x" * 151])
+def test_a_public_name_stored_text_may_not_hold_is_refused(editor_client, editor, bad):
+    response = editor_client.post(reverse("admin_public_name"), {"name": bad})
+    assert response.status_code == 200 and 'class="errorlist' in response.content.decode()
+    editor.refresh_from_db()
+    assert public_name(editor) == "an editor"
+
+
+def test_the_public_name_page_is_for_staff(db, client, django_user_model):
+    assert client.get(reverse("admin_public_name")).status_code == 302  # to the login
+    client.force_login(django_user_model.objects.create_user("reader"))
+    assert client.get(reverse("admin_public_name")).status_code == 302

@@ -34,7 +34,7 @@ def test_sort_by_auroc_and_chart_auroc_in_chromium(seeded, live_server, page, sc
     tip = mood.locator("text.tip")
     assert not tip.is_visible()
     mood.locator("circle").hover()
-    assert tip.is_visible() and tip.text_content() == "MOOD: 89.8 (2023-02-06)"
+    assert tip.is_visible() and tip.text_content() == "MOOD: 89.8 (6 Feb 2023)"
     page.mouse.move(0, 0)
     screenshot(page, "leaderboard-desktop")
 
