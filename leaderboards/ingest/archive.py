@@ -252,6 +252,8 @@ class ImportReport:
     empty_tables: int = 0
     rows: int = 0
     load: object = None
+    # The newest row's date (ISO) and its board: a snapshot cannot be older.
+    newest_row: tuple[str, str] | None = None
 
 
 class Importer:
@@ -388,6 +390,9 @@ class Importer:
         self.report.tables += 1
         self.report.rows += len(table["rows"])
         page = self._page(task, task_slug, areas, entry.name, entry.slug, board, table)
+        ends = page["source"]["rows_end_at"]
+        if ends and (self.report.newest_row is None or ends > self.report.newest_row[0]):
+            self.report.newest_row = (ends, page["url"])
         papers = {slug_of(row["paper"]) for row in page["rows"] if row["paper"]}
         catalogue = Catalogue(
             tasks=[stored for stored in task_chain if stored.slug],

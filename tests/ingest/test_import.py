@@ -397,3 +397,19 @@ def test_an_archive_cut_short_keeps_what_it_wrote_whole(db, archive, monkeypatch
     )
     assert SearchEntry.objects.filter(kind="leaderboard").count() == Leaderboard.objects.count()
     assert not UpkeepPending.objects.exists()
+
+
+def test_a_snapshot_older_than_the_newest_row_is_warned_of(db, archive):
+    """It was taken without a word: a snapshot is when the archive was taken."""
+    rows = [row("A", {"F1": "1"}, date="2025-06-01"), row("B", {"F1": "2"}, date="2025-09-14")]
+    path = archive([task("Parsing", [table("PTB", rows)])])
+    out, err = io.StringIO(), io.StringIO()
+    call_command("import_pwc", str(path), "--snapshot=2025-07-28", stdout=out, stderr=err)
+    assert (
+        "warning: the snapshot date 2025-07-28 (--snapshot) is older than the newest row's "
+        "date, 2025-09-14 on /sota/parsing-on-ptb"
+    ) in err.getvalue()
+    assert "1 created" in out.getvalue()  # imported all the same, as the operator said
+    err = io.StringIO()
+    call_command("import_pwc", str(path), "--snapshot=2025-09-14", stdout=out, stderr=err)
+    assert "warning" not in err.getvalue()

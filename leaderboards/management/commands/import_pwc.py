@@ -113,6 +113,13 @@ class Command(BaseCommand):
         if not report.tasks:
             raise CommandError(f"{file}: not a readable archive: no tasks (expected a JSON list)")
         load = report.load
+        if snapshot and report.newest_row and report.newest_row[0] > snapshot.isoformat():
+            newest, board = report.newest_row
+            self.stderr.write(
+                f"warning: the snapshot date {snapshot.isoformat()} ({said}) is older than the "
+                f"newest row's date, {newest} on {board}: a snapshot is when the archive was "
+                "taken, so no row can be newer. The pages say this date; check it."
+            )
         write_report(self, load)
         self.stdout.write(
             f"{report.tasks} tasks, {report.datasets} datasets, {report.tables} leaderboards "
