@@ -13,7 +13,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 
 from leaderboards.admin.forms import EditorLimits
-from leaderboards.models.editorial import public_name
+from leaderboards.models.editorial import give_public_name, public_name
 
 NAME_LENGTH = get_user_model()._meta.get_field("first_name").max_length
 
@@ -26,9 +26,6 @@ class PublicNameForm(EditorLimits, forms.Form):
         help_text='Shown on the public record beside your decisions. Empty: "an editor".',
     )
 
-    def clean_name(self):
-        return " ".join(self.cleaned_data["name"].split())
-
 
 def public_name_view(request):
     user = request.user
@@ -37,8 +34,7 @@ def public_name_view(request):
         initial={"name": user.get_full_name()},
     )
     if form.is_valid():
-        # get_full_name() joins both parts: the whole name goes in the first.
-        user.first_name, user.last_name = form.cleaned_data["name"], ""
+        give_public_name(user, form.cleaned_data["name"])
         user.save(update_fields=["first_name", "last_name"])
         messages.success(request, f"The public record now names you “{public_name(user)}”.")
         return HttpResponseRedirect(reverse("admin_public_name"))

@@ -272,6 +272,12 @@ class EditorialChange(models.Model):
         return public_name(self.made_by)
 
 
+def give_public_name(user, name):
+    """Set (unsaved) the name the record gives `user`: spaces folded, the whole name in
+    the first part, as get_full_name() joins both."""
+    user.first_name, user.last_name = " ".join(name.split()), ""
+
+
 def public_name(user):
     """How the site names an editor in public: the name they gave, never their login."""
     name = user.get_full_name().strip() if user is not None else ""

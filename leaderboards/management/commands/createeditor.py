@@ -9,7 +9,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from leaderboards.admin.editors import EDITORS
-from leaderboards.format.rules import text_problem
+from leaderboards.admin.public_name import PublicNameForm
+from leaderboards.models.editorial import give_public_name
 
 PASSWORD_ENV = "SOTASITE_EDITOR_PASSWORD"
 
@@ -58,8 +59,7 @@ class Command(BaseCommand):
                 user.set_password(password)
             user.is_staff = True
             if full_name is not None:
-                # The record names editors by get_full_name(): the whole name in its first part.
-                user.first_name, user.last_name = full_name, ""
+                give_public_name(user, full_name)
             user.save()
             user.groups.add(group)
         verb = "created" if created else "made an editor (password unchanged)"
@@ -86,12 +86,8 @@ class Command(BaseCommand):
 
 
 def _public_name(text):
-    """The public name as given, checked as editors' text is: one line, no control character."""
-    name = " ".join(text.split())
-    limit = get_user_model()._meta.get_field("first_name").max_length
-    if len(name) > limit:
-        raise CommandError(f"--full-name: at most {limit} characters.")
-    problem = text_problem(name)
-    if problem:
-        raise CommandError(f"--full-name: {problem}")
-    return name
+    """The public name as given, held to the admin form's rules (length, characters)."""
+    form = PublicNameForm({"name": text})
+    if not form.is_valid():
+        raise CommandError("--full-name: " + " ".join(form.errors["name"]))
+    return form.cleaned_data["name"]
