@@ -282,7 +282,8 @@ def set_direction(
         if not outcome.changed:
             return outcome
         why = reason or message or ""
-        before = [metric.direction for metric in outcome.changed]
+        # The record keeps stated directions: an inference from the archive's order is no decision.
+        before = [metric.stated_direction for metric in outcome.changed]
         _save_directions(outcome.changed, direction, user, why)
         _copy_direction(outcome.changed, direction)
         record.directions_decided(
@@ -329,7 +330,7 @@ def _sort_metrics(refs, direction, undecided_only):
         seen.add(metric.pk)
         if metric.pk not in asked:
             outcome.followed.append(metric)
-        decided = metric.editor_direction or metric.direction
+        decided = metric.editor_direction or metric.stated_direction
         if metric.editor_direction == direction or (undecided_only and decided):
             outcome.unchanged.append(metric)
         else:

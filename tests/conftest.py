@@ -17,6 +17,7 @@ from tests.helpers import (
     SEED_SLUG,
     board_with_metrics,
     sign_in,
+    unranked,
 )
 
 # Property tests draw the same examples on every run, so CI is deterministic, and keep
@@ -119,6 +120,16 @@ def load(db):
 @pytest.fixture
 def seeded(load):
     ok, out, err = load(SEED_FILE)
+    assert ok, err
+    from leaderboards.models import Leaderboard
+
+    return Leaderboard.objects.get(slug=SEED_SLUG)
+
+
+@pytest.fixture
+def unsettled(load, seed_page, write_page):
+    """The seed with its rows in an order that settles no direction (helpers.unranked)."""
+    ok, _, err = load(write_page(unranked(seed_page)))
     assert ok, err
     from leaderboards.models import Leaderboard
 

@@ -91,6 +91,30 @@ def scaled_page(page, rows):
     return page
 
 
+def unranked(page):
+    """The page with its rows in an order that settles no direction for its first
+    metric: lowest, highest, next lowest, next highest... (a zigzag), ranks renumbered."""
+    from leaderboards.format.values import parse_metric_value
+
+    page = copy.deepcopy(page)
+    first = page["metrics"][0]
+
+    def number(row):
+        return parse_metric_value(row["metrics"].get(first))
+
+    numbered = sorted((row for row in page["rows"] if number(row) is not None), key=number)
+    rest = [row for row in page["rows"] if number(row) is None]
+    zigzag = []
+    while numbered:
+        zigzag.append(numbered.pop(0))
+        if numbered:
+            zigzag.append(numbered.pop())
+    page["rows"] = zigzag + rest
+    for rank, row in enumerate(page["rows"], start=1):
+        row["rank_in_archive_order"] = rank
+    return page
+
+
 def write_board_files(folder, seed_page, count, rows=3):
     """Make `folder` with `count` page files, board-0000.json on: the seed page at `rows` rows."""
     folder.mkdir()

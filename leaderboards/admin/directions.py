@@ -2,8 +2,10 @@
 
 The archive never recorded which way its metrics point. Most names say it
 ("Word Error Rate (WER)", "Top 1 Accuracy"), so the admin offers a guess; the
-guess is stored nowhere and never shown to visitors: only an editor's
-decision, or the file's, is a direction.
+guess is stored nowhere and never shown to visitors. What boards show, where
+neither an editor nor the file gives a direction, is the one the archive's
+ranking settles (Metric.inferred_direction), marked as inferred; the queue
+shows that evidence beside the guess.
 """
 
 import dataclasses
@@ -13,7 +15,7 @@ from django.db.models import Count, Sum
 from django.db.models.functions import Coalesce
 
 from leaderboards import decisions
-from leaderboards.models import Direction
+from leaderboards.models import Direction, order_settles
 
 # Checked in this order, first match wins: "Top-1 Error" is an error, though
 # "top-1" alone would say accuracy. Terms match whole words (a digit may
@@ -120,14 +122,25 @@ def queue(search=""):
     holding `search` (any case) when given.
 
     Each entry is {name, boards, rows}: the boards still without a direction
-    for it and their shown rows, which is what setting it would change.
+    for it and their shown rows, which is what setting it would change; and
+    the evidence of the archive's ranking on them: on how many boards it
+    settles higher and lower (the boards use that, marked as inferred, until
+    an editor decides), and how many neighbouring results agree there.
     """
     undecided = decisions.undecided_metrics()
     if search:
         undecided = undecided.filter(name__icontains=search)
+    higher, lower = order_settles(Direction.HIGHER), order_settles(Direction.LOWER)
     return (
         undecided.values("name")
-        .annotate(boards=Count("pk"), rows=Coalesce(Sum("leaderboard__row_count"), 0))
+        .annotate(
+            boards=Count("pk"),
+            rows=Coalesce(Sum("leaderboard__row_count"), 0),
+            inferred_higher=Count("pk", filter=higher),
+            inferred_lower=Count("pk", filter=lower),
+            agree=Coalesce(Sum("order_agree", filter=higher | lower), 0),
+            pairs=Coalesce(Sum("order_pairs", filter=higher | lower), 0),
+        )
         .order_by("-boards", "-rows", "name")
     )
 

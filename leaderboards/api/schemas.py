@@ -339,10 +339,18 @@ class Metric(Out):
     description: str = ""
     is_loss: bool = Field(description="true only when the direction is known to be lower-is-better")
     direction: Literal["higher", "lower"] | None
+    direction_inferred: bool = Field(
+        description="true when no editor nor the page file gives the direction and it is "
+        "the one the archive's ranking shows (its neighbouring results agree with it)"
+    )
 
     @staticmethod
     def resolve_id(obj):
         return str(obj.pk)
+
+    @staticmethod
+    def resolve_direction_inferred(obj):
+        return obj.inferred_direction is not None
 
     @staticmethod
     def resolve_is_loss(obj):

@@ -7,8 +7,17 @@ the two never disagree.
 """
 
 import dataclasses
+import datetime
+import itertools
 
 from leaderboards.format.page import KNOWN_DIRECTIONS
+
+# The archive's order settles a direction when at least this share of its
+# neighbouring results agree with it, over at least MIN_PAIRS of them (five
+# results with a number). Every board of the real samples agrees whole (20 of
+# 20, 945 of 945); a board ranked by another metric agrees by chance, about half.
+AGREEMENT = 0.9
+MIN_PAIRS = 4
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -17,6 +26,44 @@ class FirstMetric:
 
     name: str
     direction: str | None
+    # Set when `direction` is not stated but settled by the archive's order.
+    inferred_direction: str | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class OrderEvidence:
+    """How a metric's values run down the archive's order: the direction they lean
+    to, how many neighbouring pairs agree with it (a tie agrees with both), of how many."""
+
+    lean: str | None
+    agree: int
+    pairs: int
+
+    @property
+    def settled(self):
+        """The direction the archive's ranking shows, or None when it does not settle one."""
+        # A stored lean is read back as stored: only a known word is a direction.
+        known = self.lean in KNOWN_DIRECTIONS
+        if known and self.pairs >= MIN_PAIRS and self.agree >= AGREEMENT * self.pairs:
+            return self.lean
+        return None
+
+
+def order_evidence(numbers):
+    """OrderEvidence of a metric's parsed values in the archive's order (None: no number).
+
+    PwC ranked a board by one metric and the archive keeps that order (SPEC 1.2):
+    when the values fall down it, higher was better; when they rise, lower.
+    """
+    present = [number for number in numbers if number is not None]
+    pairs = list(itertools.pairwise(present))
+    falls = sum(1 for a, b in pairs if a > b)
+    rises = sum(1 for a, b in pairs if a < b)
+    ties = len(pairs) - falls - rises
+    if falls == rises:
+        return OrderEvidence(None, 0, len(pairs))
+    lean, agree = ("higher", falls) if falls > rises else ("lower", rises)
+    return OrderEvidence(lean, agree + ties, len(pairs))
 
 
 def file_direction(source_direction):
@@ -44,7 +91,10 @@ def new_board_figures(rows, first, since_archive):
         max((row[2] for row in shown if row[2] is not None), default=None),
         sum(1 for row in shown if row[3]),
         len(readable.get("entries") or []),
-        top_result(first, [(model, *(value or (None, None))) for _, model, _, _, value in shown]),
+        top_result(
+            first,
+            [(model, *(value or (None, None)), date) for _, model, date, _, value in shown],
+        ),
     )
 
 
@@ -59,28 +109,55 @@ def board_figures(rows, newest, verified, since, best):
     }
 
 
+def leader_index(direction, rows):
+    """The index of the result that leads, in `rows` given in archive order as
+    (number, paper date) pairs for one metric; None without a direction or a number.
+
+    The best number; of equal ones, the earliest paper (it took the lead, the
+    others only matched it), an undated one after every dated one; then the
+    archive's order.
+    """
+    if direction not in KNOWN_DIRECTIONS:
+        return None
+    sign = -1 if direction == "higher" else 1
+    numbered = [
+        (sign * number, date is None, date or datetime.date.min, index)
+        for index, (number, date) in enumerate(rows)
+        if number is not None
+    ]
+    return min(numbered)[3] if numbered else None
+
+
 def top_result(first, rows):
     """The result lists show for a board, as Leaderboard field values.
 
     `first` is the board's first metric (or None); `rows` its shown rows in
-    archive order as (model, raw, number) for that metric. The best row by the
-    first metric when that metric's direction is known (ties to the archive's
-    order); otherwise, or when no row has a number for it, the archive's first
-    shown row, and `top_is_best` says so.
+    archive order as (model, raw, number, paper date) for that metric. The
+    leader by the first metric when that metric's direction is known
+    (leader_index()); otherwise, or when no row has a number for it, the
+    archive's first shown row, and `top_is_best` says so. `top_inferred` says
+    the direction was the archive's ranking's, not stated.
     """
     if not rows:
-        return {"top_model": "", "top_metric": "", "top_value": None, "top_is_best": False}
+        return {**_TOP_NONE, "top_metric": ""}
     direction = first.direction if first is not None else None
-    numbered = [row for row in rows if row[2] is not None]
-    if direction and numbered:
-        sign = 1 if direction == "higher" else -1
-        # max() keeps the first of equal rows: the archive's order breaks ties.
-        model, raw, _ = max(numbered, key=lambda row: sign * row[2])
-        return {"top_model": model, "top_metric": first.name, "top_value": raw, "top_is_best": True}
-    model, raw, _ = rows[0]
+    best = leader_index(direction, [(number, date) for _, _, number, date in rows])
+    if best is not None:
+        model, raw, _, _ = rows[best]
+        return {
+            "top_model": model,
+            "top_metric": first.name,
+            "top_value": raw,
+            "top_is_best": True,
+            "top_inferred": first.inferred_direction is not None,
+        }
+    model, raw, _, _ = rows[0]
     return {
+        **_TOP_NONE,
         "top_model": model,
         "top_metric": first.name if first is not None else "",
         "top_value": raw,
-        "top_is_best": False,
     }
+
+
+_TOP_NONE = {"top_model": "", "top_value": None, "top_is_best": False, "top_inferred": False}

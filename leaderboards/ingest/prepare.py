@@ -16,7 +16,13 @@ import dataclasses
 import datetime
 
 from leaderboards.format import derive
-from leaderboards.format.figures import FirstMetric, file_direction, new_board_figures
+from leaderboards.format.figures import (
+    FirstMetric,
+    OrderEvidence,
+    file_direction,
+    new_board_figures,
+    order_evidence,
+)
 from leaderboards.format.page import ROW_KEYS, slug_of, version_moment
 from leaderboards.format.rules import date_or_none, has_code, key_digest, row_keys
 from leaderboards.format.values import parse_metric_value
@@ -31,6 +37,8 @@ class PreparedPage:
     differences: list
     # The Leaderboard figures of a board made from this page (see new_board_figures).
     figures: dict
+    # How the first metric's values run down the archive's order (None: no metric).
+    order: OrderEvidence | None
     keys: list  # key_digest of each row's key
     papers: list  # each row's paper slug, or None
     dates: list  # each row's paper date, or None
@@ -49,10 +57,12 @@ def prepare(page):
     dates = [date_or_none(row["paper_date"]) for row in rows]
     numbers = [[parse_metric_value(raw) for raw in row["metrics"].values()] for row in rows]
     ran = [verified and _code_ran(row) for row in rows]
+    order = _order(page, numbers)
     return PreparedPage(
         read_at=version_moment(page),
         differences=derive.differences(page),
-        figures=_figures(page, dates, numbers, ran),
+        figures=_figures(page, dates, numbers, ran, order),
+        order=order,
         keys=[key_digest(key) for key in row_keys(rows)],
         papers=[slug_of(row["paper"]) if row["paper"] else None for row in rows],
         dates=dates,
@@ -69,13 +79,35 @@ def _code_ran(row):
     return row["syntology"] is not None and row["syntology"]["n_ran"] > 0
 
 
-def _figures(page, dates, numbers, ran):
+def _order(page, numbers):
+    """order_evidence() of the page's first metric over its rows in the archive's order."""
+    if not page["metrics"]:
+        return None
+    name = page["metrics"][0]
+    ranked = sorted(
+        (row["rank_in_archive_order"], _number_of(row, parsed, name))
+        for row, parsed in zip(page["rows"], numbers, strict=True)
+    )
+    return order_evidence([number for _, number in ranked])
+
+
+def _number_of(row, parsed, name):
+    """The row's parsed value of metric `name` (None without one)."""
+    if name not in row["metrics"]:
+        return None
+    return parsed[list(row["metrics"]).index(name)]
+
+
+def _figures(page, dates, numbers, ran, order):
     """new_board_figures() of a board made from this page."""
     first = None
     if page["metrics"]:
         name = page["metrics"][0]
-        # A board made from this page has no editor's direction yet: the file's word.
-        first = FirstMetric(name, file_direction(page["metric_direction"]["by_metric"][name]))
+        # A board made from this page has no editor's direction yet: the file's
+        # word, else what the archive's order settles.
+        stated = file_direction(page["metric_direction"]["by_metric"][name])
+        inferred = None if stated else order.settled
+        first = FirstMetric(name, stated or inferred, inferred)
     rows = []
     for data, date, parsed, row_ran in zip(page["rows"], dates, numbers, ran, strict=True):
         value = None

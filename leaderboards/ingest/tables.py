@@ -146,12 +146,23 @@ BOARD_FIELDS = (
 VALUE_FIELDS = ("row", "metric", "raw", "number", "position")
 
 
-METRIC_FIELDS = ("id", "leaderboard", "name", "position", "source_direction", "editor_direction")
+METRIC_FIELDS = (
+    "id",
+    "leaderboard",
+    "name",
+    "position",
+    "source_direction",
+    "editor_direction",
+    "order_lean",
+    "order_agree",
+    "order_pairs",
+)
 
 
 def insert_metrics(items):
     """Insert each page's metrics, in order, under ids reserved for them; no
     editor's direction (that is a decision, applied after the rows are written).
+    The first metric carries how its values run down the archive's order.
 
     Tuples, not Metric instances: building 50,000 of them was half a second of a load.
     """
@@ -160,10 +171,14 @@ def insert_metrics(items):
     for item in items:
         by_metric = item.page["metric_direction"]["by_metric"]
         item.metric_ids = {name: next(ids) for name in item.page["metrics"]}
-        values += [
-            (pk, item.board.pk, name, position, by_metric[name], None)
-            for position, (name, pk) in enumerate(item.metric_ids.items())
-        ]
+        order = item.prepared.order
+        for position, (name, pk) in enumerate(item.metric_ids.items()):
+            lean, agree, pairs = (
+                (order.lean, order.agree, order.pairs) if position == 0 else (None, 0, 0)
+            )
+            values.append(
+                (pk, item.board.pk, name, position, by_metric[name], None, lean, agree, pairs)
+            )
     _insert(Metric, METRIC_FIELDS, values)
 
 

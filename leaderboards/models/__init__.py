@@ -28,6 +28,7 @@ from leaderboards.models.boards import (
     MetricValue,
     Row,
     RowQuerySet,
+    order_settles,
     page_version_now,
 )
 from leaderboards.models.catalogue import (
@@ -114,6 +115,7 @@ __all__ = [
     "MetricValue",
     "Row",
     "RowQuerySet",
+    "order_settles",
     "page_version_now",
     # verification
     "RowVerification",

@@ -3,10 +3,10 @@
 import time
 
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.urls import reverse
 
-from leaderboards.format.figures import file_direction
+from leaderboards.format.figures import AGREEMENT, MIN_PAIRS, OrderEvidence, file_direction
 from leaderboards.models.catalogue import Area, Dataset, Paper, Task
 from leaderboards.models.fields import LEADING_INDEX, OrderedJSONField, readable_instant
 
@@ -30,7 +30,7 @@ def page_version_now():
 
 
 # The result a list shows for a board; see Leaderboard.top_model.
-TOP_RESULT = ("top_model", "top_metric", "top_value", "top_is_best")
+TOP_RESULT = ("top_model", "top_metric", "top_value", "top_is_best", "top_inferred")
 
 # A board's blocks kept as the file wrote them: read only where they are served.
 BOARD_BLOCKS = ("source", "extra")
@@ -141,6 +141,8 @@ class Leaderboard(models.Model):
     top_metric = models.CharField(max_length=300, blank=True, default="")
     top_value = models.TextField(null=True, blank=True)
     top_is_best = models.BooleanField(default=False)
+    # The direction that made it the best is the archive's ranking's, not stated.
+    top_inferred = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)
     # Its pages' cache version (leaderboards/upkeep/cache.py): raised after every
     # change to the board, so a change retires this board's cached pages only.
@@ -224,6 +226,15 @@ class LeaderboardArea(models.Model):
         return self.area.name
 
 
+def order_settles(direction):
+    """Q of the metrics whose archive order settles `direction` (OrderEvidence.settled)."""
+    return Q(
+        order_lean=direction,
+        order_pairs__gte=MIN_PAIRS,
+        order_agree__gte=F("order_pairs") * AGREEMENT,
+    )
+
+
 class Metric(models.Model):
     """One of a board's metrics, with the direction the file and an editor gave it."""
 
@@ -236,6 +247,13 @@ class Metric(models.Model):
     # not recognise, kept so the export gives it back.
     source_direction = models.CharField(max_length=100, null=True, blank=True)
     editor_direction = models.CharField(max_length=10, choices=Direction, null=True, blank=True)
+    # How the first metric's values run down the archive's order (format.figures.
+    # order_evidence()), kept by the loader and upkeep.figures with the board's
+    # figures: the direction PwC's ranking shows, used where neither an editor
+    # nor the file gives one. Never exported: the file's by_metric stays its own.
+    order_lean = models.CharField(max_length=10, null=True, blank=True)
+    order_agree = models.PositiveIntegerField(default=0)
+    order_pairs = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["leaderboard", "position"]
@@ -255,16 +273,37 @@ class Metric(models.Model):
         return self.name
 
     @property
-    def direction(self):
+    def order(self):
+        return OrderEvidence(self.order_lean, self.order_agree, self.order_pairs)
+
+    @property
+    def stated_direction(self):
         """ "higher", "lower" or None: the editor's word first, then the file's."""
         if self.editor_direction:
             return None if self.editor_direction == Direction.UNKNOWN else self.editor_direction
         return file_direction(self.source_direction)
 
     @property
+    def inferred_direction(self):
+        """The direction the archive's ranking settles, where no one states one.
+
+        An editor's "unknown" is a statement too: it overrules the inference.
+        """
+        if self.editor_direction or file_direction(self.source_direction):
+            return None
+        return self.order.settled
+
+    @property
+    def direction(self):
+        """ "higher", "lower" or None: stated (by an editor, then the file), else inferred."""
+        return self.stated_direction or self.inferred_direction
+
+    @property
     def direction_set_by(self):
         if self.editor_direction:
             return "editor"
+        if self.inferred_direction:
+            return "archive order"
         return "file" if self.source_direction is not None else None
 
     @property

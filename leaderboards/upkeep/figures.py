@@ -13,7 +13,7 @@ from django.db.models import Count, Exists, F, IntegerField, Max, OuterRef, Q, S
 from django.db.models.functions import Coalesce, RowNumber
 from django.utils import timezone
 
-from leaderboards.format.figures import board_figures, top_result
+from leaderboards.format.figures import board_figures, order_evidence, top_result
 from leaderboards.format.rules import has_code_q
 from leaderboards.models import (
     Area,
@@ -107,12 +107,22 @@ def _store(figures):
 
 
 def _top_results(ids):
-    """top_result of many boards in three queries however many boards there are."""
+    """top_result of many boards in a fixed number of queries however many boards
+    there are; each first metric's order evidence refreshed on the way (the rows
+    an editor withholds leave the archive's order)."""
     first = {}
     for metric in (
         Metric.objects.filter(leaderboard__in=ids)
         .order_by("leaderboard", "position")
-        .only("leaderboard", "name", "source_direction", "editor_direction")
+        .only(
+            "leaderboard",
+            "name",
+            "source_direction",
+            "editor_direction",
+            "order_lean",
+            "order_agree",
+            "order_pairs",
+        )
     ):
         first.setdefault(metric.leaderboard_id, metric)
     values = {
@@ -122,14 +132,31 @@ def _top_results(ids):
         ).values_list("row", "raw", "number")
     }
     rows = defaultdict(list)
-    for board, pk, model in (
+    for board, pk, model, date in (
         Row.objects.filter(leaderboard__in=ids)
         .shown()
         .order_by("leaderboard", "rank")
-        .values_list("leaderboard", "pk", "model")
+        .values_list("leaderboard", "pk", "model", "paper_date")
     ):
-        rows[board].append((model, *values.get(pk, (None, None))))
+        rows[board].append((model, *values.get(pk, (None, None)), date))
+    _store_order({board: order_evidence([row[2] for row in rows[board]]) for board in first}, first)
     return {pk: top_result(first.get(pk), rows[pk]) for pk in ids}
+
+
+def _store_order(evidence, first):
+    """Write the first metrics' order evidence where it changed, and set it on them."""
+    changed = []
+    for board, metric in first.items():
+        found = evidence[board]
+        if found != metric.order:
+            metric.order_lean, metric.order_agree, metric.order_pairs = (
+                found.lean,
+                found.agree,
+                found.pairs,
+            )
+            changed.append(metric)
+    if changed:
+        Metric.objects.bulk_update(changed, ["order_lean", "order_agree", "order_pairs"])
 
 
 def _count(queryset, field, aggregate):

@@ -13,7 +13,7 @@ from leaderboards.models import (
     Leaderboard,
     Metric,
 )
-from tests.helpers import SEED_SLUG, admin_url
+from tests.helpers import SEED_SLUG, admin_url, unranked
 
 QUEUE = "admin:leaderboards_metric_directions"
 DECIDE = "admin:leaderboards_metric_directions_decide"
@@ -21,11 +21,12 @@ DECIDE = "admin:leaderboards_metric_directions_decide"
 
 @pytest.fixture
 def three_boards(load_boards, seed_page):
+    """Three boards whose archive order settles no direction: nothing is inferred."""
     load_boards(
         ("ood-a", 22, ["FPR95", "AUROC"]),
         ("ood-b", 5, ["FPR95", "Score"]),
         ("ood-c", 10, ["FPR95", "Params"]),
-        seed=seed_page,
+        seed=unranked(seed_page),
     )
 
 
@@ -173,6 +174,27 @@ def test_a_first_metric_decided_makes_the_board_name_its_best(three_boards, edit
     editor_client.post(reverse(DECIDE), {"name": "FPR95", "decision": "accept"})
     board.refresh_from_db()
     assert board.top_is_best and board.top_metric == "FPR95"
+
+
+def test_the_queue_shows_what_the_archive_ranking_settles(load_boards, seed_page, editor_client):
+    # In the seed's own order FPR95 rises on every board: lower is better, inferred.
+    load_boards(
+        ("ood-a", 22, ["FPR95", "AUROC"]),
+        ("ood-b", 5, ["FPR95", "Score"]),
+        ("ood-c", 3, ["FPR95", "Params"]),  # too few results to settle anything
+        seed=seed_page,
+    )
+    response = editor_client.get(reverse(QUEUE))
+    row = response.content.decode().split('<tr data-name="FPR95">')[1].split("</tr>")[0]
+    assert "lower on 2 boards (24 of 24 neighbouring results agree)" in row
+    auroc = response.content.decode().split('<tr data-name="AUROC">')[1].split("</tr>")[0]
+    assert "settles nothing" in auroc
+    # The boards use it meanwhile; deciding the name makes it the editors' word.
+    board = Leaderboard.objects.get(slug="ood-a")
+    assert board.top_is_best and board.top_metric == "FPR95"
+    editor_client.post(reverse(DECIDE), {"name": "FPR95", "decision": "accept"})
+    assert Metric.objects.get(leaderboard=board, name="FPR95").direction_set_by == "editor"
+    assert "FPR95" not in [name for name, *_ in queue_names(editor_client)]
 
 
 @pytest.mark.parametrize(

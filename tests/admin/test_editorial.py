@@ -106,7 +106,11 @@ def test_the_withhold_action_asks_for_a_reason_then_withholds(seeded, editor_cli
 def test_an_editor_direction_reaches_the_page_and_the_export(seeded, editor_client):
     fpr = Metric.objects.get(name="FPR95")
     html = editor_client.get(PAGE).content.decode()
-    assert "<strong>FPR95</strong>: direction unknown</li>" in html
+    # Before any editor: what the archive's ranking settles, marked as inferred.
+    assert (
+        '<strong>FPR95</strong>: lower is better <span class="badge set-by">'
+        "inferred from the archive's ranking</span>" in html
+    )
     assert set_direction_in_admin(editor_client, fpr, "lower").status_code == 302
     html = editor_client.get(PAGE).content.decode()
     assert (
@@ -123,7 +127,7 @@ def test_an_editor_direction_reaches_the_page_and_the_export(seeded, editor_clie
     assert exported(editor_client)["metric_direction"]["by_metric"]["FPR95"] is None
 
 
-def test_the_suggestion_sits_beside_the_field_and_never_reaches_visitors(seeded, editor_client):
+def test_the_suggestion_sits_beside_the_field_and_never_reaches_visitors(unsettled, editor_client):
     fpr = Metric.objects.get(name="FPR95")
     html = editor_client.get(admin_url(Metric, "change", fpr.pk)).content.decode()
     assert "lower is better (the name says “fpr”)" in html
@@ -356,7 +360,8 @@ def test_each_direction_action_sets_both_metrics_and_is_logged(
     expected = 0 if stored == "lower" else 2
     assert f"{expected} metrics changed." in response.content.decode()
     assert {m.editor_direction for m in Metric.objects.all()} == {stored}
-    assert {m.direction for m in Metric.objects.all()} == {shown}
+    # What editors and the file state; FPR95 falls back on the archive's ranking when cleared.
+    assert {m.stated_direction for m in Metric.objects.all()} == {shown}
     assert LogEntry.objects.filter(user__username="erin").count() == expected
     assert set(exported(editor_client)["metric_direction"]["by_metric"].values()) == {shown}
 

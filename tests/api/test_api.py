@@ -48,13 +48,32 @@ def test_results_give_the_archive_strings(client, seeded, seed_page):
     assert paper["url_abs"] == "https://arxiv.org/abs/2503.18817v1"
 
 
-def test_direction_unknown_means_no_loss_and_no_best_rank(client, seeded):
+def test_direction_unknown_means_no_loss_and_no_best_rank(client, unsettled):
     metrics = get(client, f"{API}/evaluations/{SEED_SLUG}/metrics/")["results"]
     assert [(m["name"], m["is_loss"], m["direction"]) for m in metrics] == [
         ("FPR95", False, None),
         ("AUROC", False, None),
     ]
     assert {r["best_rank"] for r in all_results(client, SEED_RESULTS)} == {None}
+
+
+def test_the_archive_ranking_gives_a_direction_marked_as_inferred(client, seeded):
+    # The seed's file gives none; its FPR95 values rise down the archive's order.
+    metrics = get(client, f"{API}/evaluations/{SEED_SLUG}/metrics/")["results"]
+    assert [
+        (m["name"], m["is_loss"], m["direction"], m["direction_inferred"]) for m in metrics
+    ] == [
+        ("FPR95", True, "lower", True),
+        ("AUROC", False, None, False),
+    ]
+    results = all_results(client, SEED_RESULTS)
+    best = [r for r in results if r["best_rank"] == 1]
+    assert [(r["methodology"], r["best_metric"]) for r in best] == [
+        ("CMA(ViT-B/16, NegLabel)", "FPR95")
+    ]
+    Metric.objects.filter(name="FPR95").update(editor_direction="lower")
+    confirmed = get(client, f"{API}/evaluations/{SEED_SLUG}/metrics/")["results"][0]
+    assert (confirmed["direction"], confirmed["direction_inferred"]) == ("lower", False)
 
 
 def test_best_rank_follows_a_known_direction(client, seeded):
@@ -223,7 +242,7 @@ def test_results_cost_the_same_queries_at_any_size(
         ("/tasks/out-of-distribution-detection/evaluations/", 3),
         ("/datasets/", 2),
         ("/papers/", 3),
-        ("/papers/on-the-effectiveness-of-sparsification-for/results/", 5),
+        ("/papers/on-the-effectiveness-of-sparsification-for/results/", 6),
         ("/evaluations/", 2),
         (f"/evaluations/{SEED_SLUG}/", 1),
         (f"/evaluations/{SEED_SLUG}/metrics/", 3),

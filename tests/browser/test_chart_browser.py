@@ -133,8 +133,8 @@ def test_only_records_are_tab_stops_and_the_skip_link_jumps_to_the_results(
     assert view.evaluate("!!document.activeElement.closest('#results')")
 
 
-def test_a_board_of_unknown_direction_has_no_chart_tab_stops(seeded, live_server, page):
-    page.goto(live_server.url + reverse("leaderboards:leaderboard", args=[seeded.slug]))
+def test_a_board_of_unknown_direction_has_no_chart_tab_stops(unsettled, live_server, page):
+    page.goto(live_server.url + reverse("leaderboards:leaderboard", args=[unsettled.slug]))
     assert page.locator("figure.chart g.point").count() == 21
     assert page.locator("figure.chart .point[tabindex]").count() == 0
     # Only the scroller itself, so that a keyboard can scroll it on a phone.

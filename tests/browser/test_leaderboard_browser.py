@@ -63,3 +63,25 @@ def test_a_known_direction_draws_the_best_so_far_line(seeded, live_server, page)
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     assert background == "rgb(18, 22, 28)"  # the dark palette follows the system setting
     page.screenshot(path=str(ARTIFACTS / "leaderboard-dark.png"), full_page=True)
+
+
+@pytest.mark.parametrize(
+    ("name", "viewport"),
+    [("desktop", {"width": 1280, "height": 800}), ("phone", PHONE)],
+)
+def test_who_leads_is_on_the_first_screen(seeded, live_server, browser, screenshot, name, viewport):
+    tab = browser.new_page(viewport=viewport)
+    try:
+        tab.goto(live_server.url + reverse("leaderboards:leaderboard", args=[SEED_SLUG]))
+        lead = tab.locator("section.lead")
+        box = lead.bounding_box()
+        # Whole, without scrolling: the answer a visitor came for.
+        assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"]
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
+        text = lead.inner_text()
+        assert "CMA(ViT-B/16, NegLabel)" in text and "16.84" in text
+        assert "inferred from the archive's ranking" in text
+        assert tab.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+        screenshot(tab, f"lead-{name}", full_page=False)
+    finally:
+        tab.close()

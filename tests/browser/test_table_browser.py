@@ -109,7 +109,7 @@ def shoot(screenshot):
 
 def metric_headers(tab):
     return [
-        text.strip().rstrip("▲▼ ").strip()
+        text.strip().rstrip("▲▼↑↓ ").strip()
         for text in tab.locator("table.results thead th.metric").all_inner_texts()
     ]
 

@@ -204,7 +204,9 @@ def test_an_unknown_direction_is_kept_verbatim_and_warned(load, seed_page, write
     assert "metric_direction.by_metric.FPR95: unknown direction 'smaller-is-better'" in err
     metric = Metric.objects.get(name="FPR95")
     assert metric.source_direction == "smaller-is-better"
-    assert metric.direction is None
+    # The word is no direction; the archive's ranking is what the page goes by.
+    assert metric.stated_direction is None
+    assert (metric.direction, metric.direction_set_by) == ("lower", "archive order")
 
 
 def test_a_failed_write_rolls_back_only_that_file(load, seed_page, write_page, monkeypatch):

@@ -14,9 +14,9 @@ from django.core.management import call_command
 
 from leaderboards.format import derive
 from leaderboards.ingest.loader import Loader
-from leaderboards.models import TOP_RESULT, Leaderboard
+from leaderboards.models import TOP_RESULT, Leaderboard, Metric
 from leaderboards.upkeep.figures import refresh_leaderboards
-from tests.helpers import PWC_DATA, scaled_page
+from tests.helpers import PWC_DATA, scaled_page, unranked
 
 FIGURES = (
     "slug",
@@ -88,6 +88,7 @@ def _variants(seed_page):
     variant("lower", directed("lower"))
     variant("higher-with-gaps", lambda page: (directed("higher")(page), gaps(page)))
     variant("shuffled", shuffled)
+    variant("unranked", lambda page: page.update(unranked(page)))
     variant("lower-shuffled", lambda page: (directed("lower")(page), shuffled(page)))
     variant("some-ran", some_ran)
     variant("unverified", unverified)
@@ -102,6 +103,13 @@ def _figures():
     return list(Leaderboard.objects.order_by("slug").values_list(*FIGURES))
 
 
+def _orders():
+    """Each metric's evidence from the archive's order, as the loader or upkeep wrote it."""
+    return list(
+        Metric.objects.order_by("pk").values_list("order_lean", "order_agree", "order_pairs")
+    )
+
+
 def test_new_boards_figures_equal_those_read_back(db, seed_page):
     report = Loader().load_pages(_variants(copy.deepcopy(seed_page)))
     assert not report.failed, report.failed
@@ -110,15 +118,21 @@ def test_new_boards_figures_equal_those_read_back(db, seed_page):
         out = io.StringIO()
         call_command("import_pwc", str(PWC_DATA / archive), "--snapshot=2025-07-28", stdout=out)
     written = _figures()
+    orders = _orders()
     refresh_leaderboards(list(Leaderboard.objects.values_list("pk", flat=True)))
     assert written == _figures()
+    assert orders == _orders()
 
     # The variants took every way: a best by either direction, a first row
     # when no direction or number, code that ran, newer results, no rows.
     by_slug = {figures[0]: figures for figures in written}
     top_is_best = FIGURES.index("top_is_best")
     assert by_slug["higher"][top_is_best] and by_slug["lower"][top_is_best]
-    assert not by_slug["no-numbers"][top_is_best] and not by_slug["as-seeded"][top_is_best]
+    assert not by_slug["no-numbers"][top_is_best] and not by_slug["unranked"][top_is_best]
+    # The seed's file gives no direction; its archive order settles one.
+    top_inferred = FIGURES.index("top_inferred")
+    assert by_slug["as-seeded"][top_is_best] and by_slug["as-seeded"][top_inferred]
+    assert not by_slug["higher"][top_inferred]
     top_value = FIGURES.index("top_value")
     assert by_slug["higher"][top_value] != by_slug["lower"][top_value]
     assert 0 < by_slug["some-ran"][FIGURES.index("verified_row_count")] < 6

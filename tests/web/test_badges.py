@@ -23,11 +23,20 @@ def texts(response):
     return [element.text for element in root.iter(f"{SVG}text")]
 
 
-def test_a_board_with_no_known_direction_shows_its_size(seeded, client):
+def test_a_board_with_no_known_direction_shows_its_size(unsettled, client):
     response = client.get(BADGE)
     assert response.status_code == 200
     assert response["Content-Type"] == "image/svg+xml"
     assert texts(response) == ["leaderboard", "22 results"]
+
+
+def test_the_archive_ranking_gives_the_badge_its_best_until_an_editor_says_unknown(
+    seeded, editor, client
+):
+    # The file gives FPR95 no direction; its rows rise down the archive's order: lower.
+    assert texts(client.get(BADGE)) == ["FPR95", "16.84 · CMA(ViT-B/16, NegLabel)"]
+    decisions.set_direction([Metric.objects.get(name="FPR95")], "unknown", editor)
+    assert texts(client.get(BADGE)) == ["leaderboard", "22 results"]
 
 
 def test_a_board_with_a_known_direction_shows_its_best_result_as_written(seeded, editor, client):
@@ -92,6 +101,8 @@ def test_a_papers_badge_shows_its_best_rank(seeded, editor, client, django_asser
 
 
 def test_a_paper_with_no_ranked_result_shows_its_results(seeded, client):
+    # An editor's "unknown" overrules what the archive's ranking settles.
+    Metric.objects.filter(leaderboard=seeded).update(editor_direction="unknown")
     paper = Paper.objects.filter(rows__leaderboard=seeded).order_by("slug").first()
     response = client.get(reverse("leaderboards:paper_badge", args=[paper.slug]))
     count = paper.rows.count()

@@ -23,7 +23,7 @@ from leaderboards.models import (
     SiteState,
     Task,
 )
-from leaderboards.upkeep.figures import refresh_leaderboard
+from leaderboards.upkeep.figures import refresh_leaderboard, refresh_leaderboards
 from leaderboards.web import catalogue_filters
 from leaderboards.web.views import catalogue
 from tests.helpers import DATASET, PAPER, SEED_SLUG, TASK, admin_url, board, html, links
@@ -376,9 +376,14 @@ def test_task_page_shows_description_areas_and_top_results(boards, client):
     assert "<h1>Out-of-Distribution Detection</h1>" in page
     assert 'href="/area/computer-vision"' in page
     assert links(page, "sota") == 2
-    # No direction for FPR95 in the file: the top result is the archive's first row.
+    # No direction for FPR95 in the file, but the archive's order settles one: the
+    # top result is the best by it, marked as inferred.
     assert "CMA(ViT-B/16, NegLabel)" in page and "FPR95 16.84" in page
-    assert "archive's first row" in page and ">best<" not in page
+    assert ">best, inferred<" in page and "archive's first row" not in page
+    Metric.objects.filter(name="FPR95").update(editor_direction="unknown")
+    refresh_leaderboards(list(Leaderboard.objects.values_list("pk", flat=True)))
+    page = html(client, reverse("leaderboards:task", args=[TASK]))
+    assert "archive's first row" in page and ">best" not in page
 
 
 def test_top_result_is_the_best_once_the_first_metrics_direction_is_known(seeded, client):

@@ -228,7 +228,7 @@ def test_no_match_says_so(seeded, client):
 
 
 def test_chart_plots_the_first_metric_by_default_with_points_only_when_direction_unknown(
-    seeded, client
+    unsettled, client
 ):
     _, html = get(client)
     chart = section(html, "chart")
@@ -268,7 +268,17 @@ def test_known_direction_adds_the_frontier_and_marks_records(seeded, client):
     ]
     assert chart.count('tabindex="0"') == 6
     assert "Record-setting results for AUROC" in chart
-    assert "set by editor" in chart
+    assert "set by an editor" in chart
+
+
+def test_the_archive_ranking_draws_the_record_line_marked_as_inferred(seeded, client):
+    # The seed's file gives FPR95 no direction; its rows rise down the archive's order.
+    _, html = get(client)
+    chart = section(html, "chart")
+    assert chart.count('<path class="frontier"') == 1
+    assert "FPR95 · ↓ lower is better" in chart
+    assert "best so far (lower is better, inferred from the archive's ranking)" in chart
+    assert "Points only" not in chart
 
 
 def test_chart_points_name_the_model_and_value(seeded, client):
@@ -483,7 +493,7 @@ def wide_board(load, seed_page, write_page):
 
 
 def metric_headers(html):
-    heads = re.findall(r'<th scope="col" class="num metric"[^>]*><a [^>]*>([^<]+)</a>', html)
+    heads = re.findall(r'<th scope="col" class="num metric"[^>]*><a [^>]*>([^<]+)', html)
     return [name.strip() for name in heads]
 
 

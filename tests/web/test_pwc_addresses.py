@@ -5,7 +5,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from leaderboards.models import Dataset, Metric, Paper
+from leaderboards.models import Dataset, Leaderboard, Metric, Paper
+from leaderboards.upkeep.figures import refresh_leaderboards
 from tests.helpers import (
     DATASET,
     PAPER,
@@ -58,8 +59,9 @@ def test_the_readme_badge_shows_the_papers_place_on_the_board(archive, client):
     response = client.get(url)
     assert response.status_code == 200
     assert response["Content-Type"] == "image/svg+xml"
-    # No metric's direction known: no rank is claimed.
-    assert ">1 result on 1 leaderboard<" in response.content.decode()
+    # No metric's direction known (an editor said so): no rank is claimed.
+    Metric.objects.filter(leaderboard__slug=SEED_SLUG).update(editor_direction="unknown")
+    assert ">1 result on 1 leaderboard<" in client.get(url).content.decode()
     Metric.objects.filter(leaderboard__slug=SEED_SLUG).update(editor_direction="higher")
     svg = client.get(url).content.decode()
     assert svg.startswith("<svg") and ">Out-of-Distribution Detection<" in svg
@@ -68,6 +70,8 @@ def test_the_readme_badge_shows_the_papers_place_on_the_board(archive, client):
 
 def test_the_readme_badge_by_a_pwc_slug_and_for_a_board_without_the_paper(archive, client):
     Paper.objects.filter(slug=PAPER).update(pwc_slug="enhanced-ood-detection-1")
+    Metric.objects.filter(leaderboard__slug=SEED_SLUG).update(editor_direction="unknown")
+    refresh_leaderboards(list(Leaderboard.objects.values_list("pk", flat=True)))
     assert client.get(f"/badge/enhanced-ood-detection-1/{SEED_SLUG}").status_code == 200
     other = Paper.objects.create(slug="not-on-the-board", title="Not on it")
     svg = client.get(f"/badge/{other.slug}/{SEED_SLUG}").content.decode()

@@ -20,6 +20,7 @@ from leaderboards.models import Leaderboard, Row, RowVerification, SyntologySnap
 from leaderboards.web.chart import build_chart
 from leaderboards.web.export import page_csv, page_document, page_json
 from leaderboards.web.filters import RowFilter
+from leaderboards.web.lead import lead_of
 from leaderboards.web.limiter import expensive, take_slot
 from leaderboards.web.page_data import PageData, Unservable, bounded
 from leaderboards.web.prepared import (
@@ -290,6 +291,7 @@ def _prepare(data):
         "history": history if len(history) > 1 else [],
         "unshown": data.unshown,
         "unshown_blocks": data.unshown_blocks(),
+        "lead": lead_of(data.metrics[0] if data.metrics else None, everything, document["source"]),
     }
     names = [metric.name for metric in metrics]
     first_rows = (everything + added)[:ROWS_PER_PAGE]
