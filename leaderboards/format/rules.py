@@ -122,6 +122,49 @@ def has_code_q(field="code"):
     return Q(**{f"{field}__iregex": HTTP_URL_PATTERN})
 
 
+# What a PwC page said of a row beyond the format: its unknown keys
+# `paper_has_code` (PwC's yes/no for the paper, without a URL) and `tags`
+# (PwC's row tags, "JFT-3B", "Transformer"), as tools/pwc_scrape.py keeps them.
+# The row keeps them verbatim among its unknown keys (the export gives them
+# back); these read them for the columns pages show and filter by.
+
+TAG_SEPARATOR = "\n"
+
+
+def archive_says_code(extra):
+    """True or False when the row's source said whether its paper has code, else None."""
+    said = extra.get("paper_has_code") if isinstance(extra, dict) else None
+    return said if isinstance(said, bool) else None
+
+
+def row_tags(extra):
+    """The row's tags as one string, TAG_SEPARATOR between them ("" for none).
+
+    Only text tags count, each with its whitespace folded (so none holds the
+    separator), empty and repeated ones left out, the source's order kept.
+    """
+    tags = extra.get("tags") if isinstance(extra, dict) else None
+    if not isinstance(tags, list):
+        return ""
+    kept = []
+    for tag in tags:
+        name = " ".join(tag.split()) if isinstance(tag, str) else ""
+        if name and name not in kept:
+            kept.append(name)
+    return TAG_SEPARATOR.join(kept)
+
+
+def tag_q(name, field="tags"):
+    """Rows holding the tag `name` in a row_tags() field."""
+    sep = TAG_SEPARATOR
+    return (
+        Q(**{field: name})
+        | Q(**{f"{field}__startswith": name + sep})
+        | Q(**{f"{field}__endswith": sep + name})
+        | Q(**{f"{field}__contains": sep + name + sep})
+    )
+
+
 # A paper's identity ----------------------------------------------------------------
 
 # An old-style id is an archive's name (cond-mat.stat-mech, the longest, has 18

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from leaderboards.format import derive
 from leaderboards.format.page import PAGE_KEYS, slug_of
+from leaderboards.format.rules import archive_says_code, row_tags
 from leaderboards.models import (
     Leaderboard,
     LeaderboardArea,
@@ -249,6 +250,8 @@ ROW_FIELDS = (
     "code",
     "n_code_links",
     "extra",
+    "archive_says_code",
+    "tags",
     "key",
     "withheld",
     "withheld_reason",
@@ -271,7 +274,8 @@ def insert_rows(items, papers):
             (pk, board, data["rank_in_archive_order"], data["model"],
              data["uses_additional_data"], papers[paper].pk if paper else None,
              data["paper_title"], data["paper_url"], date, data["code"],
-             data["n_code_links"], extra, key, False, "")
+             data["n_code_links"], extra, archive_says_code(extra), row_tags(extra),
+             key, False, "")
             for pk, data, paper, date, extra, key in zip(
                 item.row_ids, item.page["rows"], prepared.papers, prepared.dates,
                 prepared.extras, prepared.keys, strict=True,

@@ -366,6 +366,11 @@ class Row(models.Model):
     code = models.TextField(null=True, blank=True)
     n_code_links = models.PositiveIntegerField(default=0)
     extra = OrderedJSONField(default=dict, blank=True)
+    # Read from `extra` by the loader (format.rules.archive_says_code, row_tags):
+    # whether the source said the paper has code, where it gives no URL, and its
+    # tags, so the page shows and filters them without decoding every row's extra.
+    archive_says_code = models.BooleanField(null=True, blank=True)
+    tags = models.TextField(blank=True, default="")
     # What stays the same when a newer file re-ranks the row (format.rules.row_keys):
     # editors' decisions find the row by it, whatever its id and rank.
     key = models.CharField(max_length=64)

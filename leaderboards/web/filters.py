@@ -5,7 +5,7 @@ from django import forms
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
-from leaderboards.format.rules import has_code_q
+from leaderboards.format.rules import has_code_q, tag_q
 from leaderboards.models import Row, RowVerification
 
 # "" and anything unrecognised read as "any": a stale or hand-edited link still works.
@@ -89,6 +89,8 @@ class RowFilter(django_filters.FilterSet):
     extra_data = _yes_no("Extra training data", field_name="uses_additional_data")
     has_code = _yes_no("Has code", method="filter_has_code")
     ran = _yes_no("A code sample ran", method="filter_ran")
+    # The board's tags (PwC's, "JFT-3B") are its choices: see __init__.
+    tag = django_filters.CharFilter(method="filter_tag", label="Tag", widget=QuickSelect)
     date_from = django_filters.DateFilter(
         field_name="paper_date",
         lookup_expr="gte",
@@ -106,10 +108,17 @@ class RowFilter(django_filters.FilterSet):
         model = Row
         fields = []
 
-    def __init__(self, data=None, queryset=None, *, snapshot=None, **kwargs):
+    def __init__(self, data=None, queryset=None, *, snapshot=None, tags=(), **kwargs):
         # "Ran" is judged by the newest verification snapshot, as the page shows it.
         self.snapshot = snapshot
         super().__init__(data, queryset, **kwargs)
+        # (tag, rows) of the board's tags, most used first: the form offers them.
+        self.tags = tuple(tags)
+        choices = [("", "Any"), *((tag, f"{tag} ({rows:,})") for tag, rows in self.tags)]
+        self.filters["tag"].extra["widget"] = QuickSelect(choices=choices)
+
+    def filter_tag(self, queryset, name, value):
+        return queryset.filter(tag_q(value))
 
     def filter_has_code(self, queryset, name, value):
         with_code = has_code_q()

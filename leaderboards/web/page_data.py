@@ -9,6 +9,7 @@ out that block alone (PageData.guard), an export refuses the whole file.
 import copy
 import logging
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 
 from django.db import connections, router
@@ -19,7 +20,7 @@ from django.urls import reverse
 
 from leaderboards.format import derive
 from leaderboards.format.page import MAX_PAGE_BLOCK_CHARS
-from leaderboards.format.rules import n_samples
+from leaderboards.format.rules import TAG_SEPARATOR, has_code, n_samples
 from leaderboards.format.values import parse_metric_value
 from leaderboards.models import (
     Area,
@@ -176,6 +177,9 @@ class PageRow:
     cells: list = field(default_factory=list)  # one Cell or None per metric, page order
     # The EditorAddition this row shows, for a result an editor added; its rank is None.
     added: object = None
+    # Row.archive_says_code and Row.tags (format.rules: the source's word on code, its tags).
+    archive_says_code: bool | None = None
+    tags: tuple = ()
 
 
 class _Reader:
@@ -240,11 +244,12 @@ class _Reader:
     def rows(self, leaderboard_id, extras):
         """Every row of the board in rank order, shown or not.
 
-        PageRow's fields, then withheld, then (with `extras`) the extra keys.
+        PageRow's fields, then withheld, what the source said of code and its
+        tags, then (with `extras`) the extra keys.
         """
         columns = (
             "r.id, r.rank, r.model, r.uses_additional_data, p.slug, r.paper_title, r.paper_url, "
-            "r.paper_date, r.code, r.n_code_links, r.withheld"
+            "r.paper_date, r.code, r.n_code_links, r.withheld, r.archive_says_code, r.tags"
         )
         params = [leaderboard_id]
         if extras:
@@ -260,7 +265,7 @@ class _Reader:
         if not extras:
             return found
         field, connection = self.extra_field, self.connection
-        return [(*values[:11], decode_within(field, values[11], connection)) for values in found]
+        return [(*values[:13], decode_within(field, values[13], connection)) for values in found]
 
     def values(self, leaderboard_id):
         """(row id, metric id, raw, number) of the shown rows, each row's in file order."""
@@ -312,8 +317,11 @@ class PageData:
                 self.withheld += 1
                 continue
             paper = PaperRef(slug) if slug is not None else None
-            extra = values[11] if row_extras else {}
+            extra = values[13] if row_extras else {}
             row = PageRow(pk, rank, model, extra_data, paper, title, url, day, code, links, extra)
+            # Raw SQL: SQLite gives a boolean column as 0 or 1.
+            row.archive_says_code = None if values[11] is None else bool(values[11])
+            row.tags = tuple(values[12].split(TAG_SEPARATOR)) if values[12] else ()
             row.cells = empty.copy()
             self.rows.append(row)
             by_pk[pk] = row
@@ -378,6 +386,15 @@ class PageData:
                     row.cells[column[name]] = cell
             rows.append(row)
         return rows
+
+    def tag_counts(self):
+        """(tag, shown rows holding it) of the board's tags, the most used first."""
+        counts = Counter(tag for row in self.rows for tag in row.tags)
+        return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+
+    def code_per_archive(self):
+        """Shown rows with no code URL whose source says their paper has code."""
+        return sum(1 for row in self.rows if row.archive_says_code and not has_code(row.code))
 
     def added_table(self):
         """(row, cells, None) for each editor-added result, as `table()` gives the archive's."""

@@ -5,6 +5,7 @@ and a row with nothing to sort by (no number, no date) goes last either way.
 """
 
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from django.urls import reverse
 from django.utils.html import conditional_escape, escape
@@ -203,6 +204,23 @@ def fold(items, metrics, params, sort_index, counts=None):
 ROW_INDENT = "\n        "
 
 
+# A row whose source says its paper has code but gives no link (PwC's
+# `paper_has_code`): said so, and counted apart from the rows with a code URL.
+CODE_PER_PWC = (
+    '<span class="badge code-per-pwc" title="Papers with Code listed code for this paper; '
+    'the archive gives no link to it">code exists (per Papers with Code)</span>'
+)
+
+
+def _tags_markup(tags):
+    """The row's tags (PwC's), each a link that filters the board by it."""
+    links = " ".join(
+        f'<a class="tag" href="?{escape(urlencode({"tag": tag}))}#results">{escape(tag)}</a>'
+        for tag in tags
+    )
+    return f' <span class="tags"><span class="visually-hidden">Tags: </span>{links}</span>'
+
+
 def rows_markup(items, metric_names, shown, checked):
     """The `<tr>`s of `items` (TableRows), with the metric columns `shown` (indexes)."""
     paper_link = _paper_link()
@@ -218,6 +236,8 @@ def rows_markup(items, metric_names, shown, checked):
                 ' <span class="badge added" title="Added by the site\'s editors: '
                 f'{note}">added by editors</span>'
             )
+        if row.tags:
+            added += _tags_markup(row.tags)
         cells = []
         for index in shown:
             cell = item.cells[index]
@@ -247,6 +267,8 @@ def rows_markup(items, metric_names, shown, checked):
             code = f'<a href="{escape(code)}" rel="nofollow noopener">Code</a>'
         elif row.code:
             code = f'<span class="muted">{escape(row.code)}</span>'
+        elif row.archive_says_code:
+            code = CODE_PER_PWC
         if row.n_code_links > 1:
             code += (
                 ' <span class="badge" title="Code links the archive lists for this row">'

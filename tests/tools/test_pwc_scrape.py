@@ -1,6 +1,8 @@
 """The 951-row ImageNet board, from PwC's scraped page to a page file the site serves."""
 
+import html as htmllib
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -85,3 +87,48 @@ def test_a_row_the_format_cannot_carry_is_named(tmp_path):
     rows[2]["paper"]["published"] = "2023-11-07T13:45:00.000000"
     with pytest.raises(pwc_scrape.ScrapeError, match=r"row 2 \(rank 3\): paper.published"):
         pwc_scrape.convert(rows, SLUG, "Image Classification", "ImageNet")
+
+
+# Code and tags as PwC knew them (issue #31 item 5) ----------------------------------
+
+
+def test_code_pwc_knew_of_is_said_and_counted_apart_from_code_links(imagenet, client):
+    scraped = json.loads(IMAGENET.read_text(encoding="utf-8"))
+    said = sum(1 for row in scraped if row["paper"]["code"])
+    assert said == 881
+    html = client.get(reverse("leaderboards:leaderboard", args=[SLUG])).content.decode()
+    figures = html[html.index('<ul class="key-figures"') : html.index("</ul>")]
+    assert "<strong>0</strong> with code" in figures  # SPEC 1.1: rows with a code URL
+    assert "<strong>881</strong> more with code per Papers with Code, no link given" in figures
+    # The first page's rows say it in their Code cell; the URL-based filter and counts do not.
+    first_page = html[html.index('id="results"') :]
+    shown = [row for row in scraped[:100] if row["paper"]["code"]]
+    assert first_page.count("code exists (per Papers with Code)") == len(shown)
+    served = client.get(reverse("leaderboards:leaderboard_json", args=[SLUG])).json()
+    assert served["counts"]["rows_with_code"] == 0
+    filtered = client.get(reverse("leaderboards:leaderboard", args=[SLUG]) + "?has_code=true")
+    assert "0 of 951 rows match" in filtered.content.decode()
+
+
+def test_row_tags_are_shown_and_filter_the_board_by_exact_tag(imagenet, client):
+    scraped = json.loads(IMAGENET.read_text(encoding="utf-8"))
+    tagged = [row["Model"] for row in scraped if "JFT-3B" in [t["name"] for t in row["tags"]]]
+    url = reverse("leaderboards:leaderboard", args=[SLUG])
+    html = client.get(url).content.decode()
+    # The form offers the board's tags, most used first, with their rows.
+    assert '<option value="ImageNet-1k only">ImageNet-1k only (493)</option>' in html
+    assert f'<option value="JFT-3B">JFT-3B ({len(tagged)})</option>' in html
+    assert '<a class="tag" href="?tag=JFT-3B#results">JFT-3B</a>' in html
+    page = client.get(url + "?tag=JFT-3B").content.decode()
+    assert f"{len(tagged)} of 951 rows match" in page
+    models = re.findall(r'<td class="model"><span class="clamp" title="([^"]*)"', page)
+    assert [htmllib.unescape(model) for model in models] == tagged
+    # A tag is matched whole: a part of one matches nothing.
+    assert "0 of 951 rows match" in client.get(url + "?tag=JFT").content.decode()
+
+
+def test_the_export_still_gives_the_tags_and_code_flag_as_the_file_did(
+    imagenet_file, imagenet, client
+):
+    served = client.get(reverse("leaderboards:leaderboard_json", args=[SLUG])).json()
+    assert served == json.loads(imagenet_file.read_text(encoding="utf-8"))

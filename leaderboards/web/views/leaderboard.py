@@ -206,7 +206,9 @@ def _chart(chosen, metrics, items):
 
 def _filterset(request, data):
     rows = Row.objects.filter(leaderboard=data.leaderboard).shown()
-    return RowFilter(request.GET or None, queryset=rows, snapshot=data.snapshot)
+    return RowFilter(
+        request.GET or None, queryset=rows, snapshot=data.snapshot, tags=data.tag_counts()
+    )
 
 
 @dataclass(slots=True)
@@ -291,6 +293,7 @@ def _prepare(data):
         "history": history if len(history) > 1 else [],
         "unshown": data.unshown,
         "unshown_blocks": data.unshown_blocks(),
+        "code_per_archive": data.code_per_archive(),
         "lead": lead_of(data.metrics[0] if data.metrics else None, everything, document["source"]),
     }
     names = [metric.name for metric in metrics]
@@ -320,7 +323,9 @@ def _prepare(data):
         ),
         charted=chart is not None,
         first_rows_html=rows_markup(first_rows, names, folding.shown, checked),
-        filter_html=_filter_html(RowFilter(None, queryset=Row.objects.none()), [], syntology),
+        filter_html=_filter_html(
+            RowFilter(None, queryset=Row.objects.none(), tags=data.tag_counts()), [], syntology
+        ),
     )
 
 
