@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from leaderboards.models import ChangeKind, EditorAddition, EditorialChange, Leaderboard
 from leaderboards.upkeep.cache import data_changed
+from leaderboards.upkeep.figures import refresh_leaderboards
 
 SHOWN, WITHHELD, UNKNOWN = "shown", "withheld", "unknown"
 
@@ -126,6 +127,8 @@ def add_result(addition, user):
                 )
             ]
         )
+        # It competes: the board's best result (lists, badge) may be it now.
+        refresh_leaderboards([addition.leaderboard_id])
         data_changed(boards=[addition.leaderboard_id])
     return addition
 
@@ -175,7 +178,9 @@ def _decide_additions(additions, withheld, reason, user):
             )
             for addition in changed
         )
-        data_changed(boards=sorted({addition.leaderboard_id for addition in changed}))
+        boards = sorted({addition.leaderboard_id for addition in changed})
+        refresh_leaderboards(boards)
+        data_changed(boards=boards)
     return changed
 
 

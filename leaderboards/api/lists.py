@@ -10,15 +10,17 @@ from django.db.models import Case, Exists, F, OuterRef, Prefetch, Subquery, When
 from ninja import Path
 
 from leaderboards.api import schemas
-from leaderboards.api.ranking import best_ranks
+from leaderboards.api.ranking import best_ranks, result_key
 from leaderboards.models import (
     NEWEST_FIRST,
+    EditorAddition,
     Method,
     MetricValue,
     PaperAuthor,
     PaperRepository,
     Repository,
 )
+from leaderboards.models.boards import BOARD_BLOCKS
 
 
 class NotFound(LookupError):
@@ -29,6 +31,9 @@ LIST_ERRORS = {400: schemas.Error, 404: schemas.Error}
 NOT_FOUND = {404: schemas.Error}
 Slug = Path(..., pattern=schemas.SLUG)
 IntegerId = Path(..., ge=1)
+# A result's id: a row's number, or "added-" and an editor-added result's (schemas.Result).
+ADDED_PREFIX = "added-"
+ResultId = Path(..., pattern=rf"^({ADDED_PREFIX})?[1-9][0-9]{{0,17}}$")
 RepositoryPart = Path(..., pattern=schemas.REPOSITORY_PART)
 
 
@@ -150,7 +155,47 @@ def results(queryset):
 
 
 def rank(rows):
-    """Give each row its `best` (rank, metric name) or None: see ranking.best_ranks."""
+    """Give each row (or editor-added result) its `best` (rank, metric name) or None:
+    see ranking.best_ranks."""
     ranks = best_ranks(rows)
     for row in rows:
-        row.best = ranks.get(row.pk)
+        row.best = ranks.get(result_key(row))
+
+
+def added_results(board):
+    """The board's shown editor-added results, oldest first, as the API lists them.
+
+    None without a query on the many boards no editor touched (adding is an
+    editorial change)."""
+    if not board.editorial_change_count:
+        return EditorAddition.objects.none()
+    return (
+        EditorAddition.objects.filter(leaderboard=board, withheld=False)
+        .select_related("leaderboard")
+        .defer(*(f"leaderboard__{name}" for name in BOARD_BLOCKS))
+        .order_by("added_at", "pk")
+    )
+
+
+class Then:
+    """Two querysets as one list for paginate(): the first's items, then the second's."""
+
+    def __init__(self, first, second):
+        self.first, self.second = first, second
+        self._first_count = None
+
+    def _counted(self):
+        if self._first_count is None:
+            self._first_count = self.first.count()
+        return self._first_count
+
+    def count(self):
+        return self._counted() + self.second.count()
+
+    def __getitem__(self, part):
+        start, stop = part.start or 0, part.stop
+        split = self._counted()
+        items = list(self.first[start : min(stop, split)]) if start < split else []
+        if stop > split:
+            items += list(self.second[max(start - split, 0) : stop - split])
+        return items

@@ -16,6 +16,7 @@ from ninja import Field, Schema
 from pydantic import AfterValidator, BeforeValidator, ConfigDict
 
 from leaderboards.format.rules import SLUG_PATTERN, arxiv_id
+from leaderboards.models import EditorAddition
 
 MAX_PER_PAGE = 500
 DEFAULT_PER_PAGE = 50
@@ -380,11 +381,35 @@ class Result(Out):
     evaluated_on: date | None = Field(alias="paper_date")
     external_source_url: str | None = None
     evaluation: str
-    rank_in_archive_order: int = Field(ge=1, alias="rank")
+    rank_in_archive_order: int | None = Field(
+        ge=1, description="the archive's rank; null for a result editors added after it"
+    )
+    added_by_editors: bool = Field(
+        description="true for a result the site's editors added after the archive, cited by "
+        "external_source_url and explained by note; it competes in best_rank like any other"
+    )
+    note: str | None = Field(description="an added result's note: where it comes from")
 
     @staticmethod
     def resolve_id(obj):
-        return str(obj.pk)
+        # lists.ADDED_PREFIX: the result detail's path reads it back.
+        return f"added-{obj.pk}" if _added(obj) else str(obj.pk)
+
+    @staticmethod
+    def resolve_rank_in_archive_order(obj):
+        return None if _added(obj) else obj.rank
+
+    @staticmethod
+    def resolve_added_by_editors(obj):
+        return _added(obj)
+
+    @staticmethod
+    def resolve_note(obj):
+        return obj.note if _added(obj) else None
+
+    @staticmethod
+    def resolve_external_source_url(obj):
+        return obj.paper_url if _added(obj) else None
 
     @staticmethod
     def resolve_best_rank(obj):
@@ -396,16 +421,26 @@ class Result(Out):
 
     @staticmethod
     def resolve_metrics(obj):
+        if _added(obj):
+            stored = obj.metrics if isinstance(obj.metrics, dict) else {}
+            return {name: raw for name, raw in stored.items() if isinstance(raw, str)}
         return {value.metric.name: value.raw for value in obj.values.all()}
 
     @staticmethod
     def resolve_paper(obj):
+        if _added(obj):
+            return None  # cited by its URL: no paper page of the archive's
         # A paper an editor withheld is named nowhere, its results' answers included.
         return obj.paper.slug if obj.paper and not obj.paper.withheld else None
 
     @staticmethod
     def resolve_evaluation(obj):
         return obj.leaderboard.slug
+
+
+def _added(obj):
+    """Whether a result is an editor-added one (an EditorAddition, not a Row)."""
+    return isinstance(obj, EditorAddition)
 
 
 class SearchHit(Out):

@@ -20,11 +20,15 @@ from ninja.openapi.docs import Swagger
 from leaderboards.api import papers as papers_router
 from leaderboards.api import schemas
 from leaderboards.api.lists import (
+    ADDED_PREFIX,
     LIST_ERRORS,
     NOT_FOUND,
     IntegerId,
     NotFound,
+    ResultId,
     Slug,
+    Then,
+    added_results,
     code_links,
     filtered,
     get,
@@ -243,13 +247,17 @@ def evaluation_metric_detail(request, id: str = Slug, metric_id: int = IntegerId
 def evaluation_results(request, pages: Query[schemas.PageQuery], id: str = Slug):
     board = get(Leaderboard.objects.without_blocks(), slug=id)
     take_slot(board.row_count)
-    return paginate(request, results(board.rows.all()), pages, rank)
+    # The archive's rows in its order, then the results editors added: they compete in best_rank.
+    return paginate(request, Then(results(board.rows.all()), added_results(board)), pages, rank)
 
 
 @api.get("/evaluations/{id}/results/{result_id}/", response={200: schemas.Result, **NOT_FOUND})
-def evaluation_result_detail(request, id: str = Slug, result_id: int = IntegerId):
+def evaluation_result_detail(request, id: str = Slug, result_id: str = ResultId):
     board = get(Leaderboard.objects.without_blocks(), slug=id)
-    row = get(results(Row.objects.filter(leaderboard=board)), pk=result_id)
+    if result_id.startswith(ADDED_PREFIX):
+        row = get(added_results(board), pk=int(result_id.removeprefix(ADDED_PREFIX)))
+    else:
+        row = get(results(Row.objects.filter(leaderboard=board)), pk=int(result_id))
     rank([row])
     return row
 

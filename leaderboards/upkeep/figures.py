@@ -15,11 +15,13 @@ from django.utils import timezone
 
 from leaderboards.format.figures import board_figures, order_evidence, top_result
 from leaderboards.format.rules import has_code_q
+from leaderboards.format.values import parse_metric_value
 from leaderboards.models import (
     Area,
     Author,
     BusiestTask,
     Dataset,
+    EditorAddition,
     Leaderboard,
     LeaderboardArea,
     Method,
@@ -139,7 +141,17 @@ def _top_results(ids):
         .values_list("leaderboard", "pk", "model", "paper_date")
     ):
         rows[board].append((model, *values.get(pk, (None, None)), date))
+    # The archive's order is its rows' alone; editors' results then compete, after them.
     _store_order({board: order_evidence([row[2] for row in rows[board]]) for board in first}, first)
+    for board, model, metrics, date in (
+        EditorAddition.objects.filter(leaderboard__in=ids, withheld=False)
+        .order_by("leaderboard", "added_at", "pk")
+        .values_list("leaderboard", "model", "metrics", "paper_date")
+    ):
+        metric = first.get(board)
+        raw = metrics.get(metric.name) if metric is not None and isinstance(metrics, dict) else None
+        raw = raw if isinstance(raw, str) else None
+        rows[board].append((model, raw, parse_metric_value(raw) if raw else None, date))
     return {pk: top_result(first.get(pk), rows[pk]) for pk in ids}
 
 

@@ -46,6 +46,7 @@ class Point:
     number: float
     raw: str
     record: bool = False
+    added: bool = False  # a result editors added: no archive rank, a marker of its own
     x: float = 0.0
     y: float = 0.0
 
@@ -72,6 +73,7 @@ class Chart:
     records: list  # the plotted records, oldest first
     total: int = 0  # results with a date and a number, plotted or not
     record_total: int = 0
+    added_total: int = 0  # of them, results editors added
     frontier: str = ""
     labels: list = field(default_factory=list)
     x_ticks: list = field(default_factory=list)
@@ -114,15 +116,18 @@ class Chart:
             # The tip opens towards the middle of the canvas, so it stays on it;
             # its offsets come from the stylesheet, not from bytes paid per point.
             classes = "point record" if point.record else "point"
+            if point.added:
+                classes += " added"
             if point.x > middle_x:
                 classes += " end"
             if point.y > middle_y:
                 classes += " up"
             focus = ' tabindex="0"' if point.record else ""
+            by = " (added by editors)" if point.added else ""
             parts.append(
                 # The <title> is the point's accessible name as well as its hover tip.
-                f'<g class="{classes}"{focus}><title>{model}: {raw} ({day})</title>'
-                f'<circle cx="{point.x}" cy="{point.y}" r="{_radius(point)}"/>'
+                f'<g class="{classes}"{focus}><title>{model}: {raw} ({day}){by}</title>'
+                f"{_marker(point)}"
                 f'<text class="tip" x="{point.x}" y="{point.y}">{tip}: {raw} ({day})</text></g>'
             )
         return mark_safe("".join(parts))  # noqa: S308 - built from escaped parts above
@@ -160,6 +165,15 @@ def in_time(points):
 
 def _radius(point):
     return RECORD_RADIUS if point.record else RADIUS
+
+
+def _marker(point):
+    """A circle; a diamond for a result editors added, so it reads apart without colour."""
+    x, y, r = point.x, point.y, _radius(point)
+    if not point.added:
+        return f'<circle cx="{x}" cy="{y}" r="{r}"/>'
+    r = round(r * 1.35, 2)
+    return f'<path class="diamond" d="M{x} {y - r}L{x + r} {y}L{x} {y + r}L{x - r} {y}Z"/>'
 
 
 def _buckets(points, count):
@@ -240,7 +254,8 @@ def thin(points, records, limit=MAX_POINTS, record_limit=MAX_RECORDS):
     if len(records) > record_limit:
         latest = [group[-1] for group in _buckets(records, record_limit - 1)]
         shown_records = [records[0], *(r for r in latest if r is not records[0])]
-    kept = {*shown_records, points[-1]}  # the newest result
+    # The newest result, and every result editors added: few, and the reason to look.
+    kept = {*shown_records, points[-1], *(p for p in points if p.added)}
     rest = [p for p in points if p not in kept and not p.record]
     kept |= _outline(rest, limit - len(kept))
     return [p for p in points if p in kept], shown_records
@@ -371,6 +386,7 @@ def build_chart(metric, direction, points):
         records=records,
         total=len(points),
         record_total=len(all_records),
+        added_total=sum(1 for p in points if p.added),
     )
     low_x, high_x = _date_range(points[0].date, points[-1].date)
     days = (high_x - low_x).days

@@ -5,7 +5,7 @@ from django import forms
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
-from leaderboards.format.rules import has_code_q, tag_q
+from leaderboards.format.rules import has_code, has_code_q, tag_q
 from leaderboards.models import Row, RowVerification
 
 # "" and anything unrecognised read as "any": a stale or hand-edited link still works.
@@ -129,6 +129,24 @@ class RowFilter(django_filters.FilterSet):
         ran = RowVerification.objects.filter(snapshot=self.snapshot, n_ran__gt=0, row__isnull=False)
         rows = ran.values("row_id")
         return queryset.filter(pk__in=rows) if value else queryset.exclude(pk__in=rows)
+
+    def keeps_added(self, row):
+        """Whether a result editors added (a PageRow; it is no Row) passes the filters
+        as a row of the same fields would. No verification reads editors' results,
+        and they carry no archive tags."""
+        found = self.form.cleaned_data
+        model, day = found.get("model"), row.paper_date
+        date_from, date_to = found.get("date_from"), found.get("date_to")
+        checks = [
+            not model or model.casefold() in row.model.casefold(),
+            found.get("extra_data") in (None, bool(row.uses_additional_data)),
+            found.get("has_code") in (None, has_code(row.code)),
+            not found.get("ran"),
+            not found.get("tag"),
+            not date_from or (day is not None and day >= date_from),
+            not date_to or (day is not None and day <= date_to),
+        ]
+        return all(checks)
 
     @property
     def active(self):

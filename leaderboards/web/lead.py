@@ -38,7 +38,8 @@ class Lead:
 
 def lead_of(metric, items, source):
     """The Lead of a board: `metric` its first Metric (or None), `items` its shown
-    TableRows in archive order, `source` its `source` block; None with no rows."""
+    TableRows in archive order then the results editors added (they compete for
+    the lead), `source` its `source` block; None with no rows."""
     if not items:
         return None
     direction = metric.direction if metric is not None else None
@@ -50,6 +51,9 @@ def lead_of(metric, items, source):
         )
     best = index is not None
     item = items[index if best else 0]
+    if not best and item.row.added is not None:
+        # Only editors' results, and no direction: no one ranked anything first.
+        return None
     cell = item.cells[0] if item.cells else None
     source = source if isinstance(source, dict) else {}
     return Lead(

@@ -108,20 +108,27 @@ def sort_rows(items, key, index, order):
     return present + missing
 
 
+# Editors' results have no archive rank; on one day they come after the archive's.
+ADDED_ORDER = 10**9
+
+
 def chart_points(items, index):
-    """A chart point for each row with a paper date and a number for metric `index`."""
+    """A chart point for each row with a paper date and a number for metric `index`;
+    an editor-added result's is marked as such."""
     points = []
-    for item in items:
+    for position, item in enumerate(items):
         cell = item.cells[index]
         if item.row.paper_date is None or cell is None or cell.number is None:
             continue
+        added = item.row.added is not None
         points.append(
             Point(
-                rank=item.row.rank,
+                rank=ADDED_ORDER + position if added else item.row.rank,
                 model=item.row.model,
                 date=item.row.paper_date,
                 number=cell.number,
                 raw=cell.raw,
+                added=added,
             )
         )
     return points
@@ -231,10 +238,10 @@ def rows_markup(items, metric_names, shown, checked):
         model = escape(row.model)
         added = ""
         if row.added:
-            note = escape(row.added.note)
+            # Visible text, not a tooltip: a reader on a phone or a keyboard reads it too.
             added = (
-                ' <span class="badge added" title="Added by the site\'s editors: '
-                f'{note}">added by editors</span>'
+                ' <span class="badge added">added by editors</span>'
+                f'<span class="added-note">{escape(row.added.note)}</span>'
             )
         if row.tags:
             added += _tags_markup(row.tags)

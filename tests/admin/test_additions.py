@@ -24,13 +24,20 @@ def test_an_editor_adds_a_result_and_the_page_marks_it(seeded, editor_client, cl
     html = client.get(BOARD).content.decode()
     row = re.search(r"<tr>\s*<td class=\"num rank\">—</td>.*?</tr>", html, re.S).group(0)
     assert NEW_MODEL in row and "added by editors" in row
-    assert "title=\"Added by the site's editors: Table 2 of the paper" in row
+    # Its note is text on the page, not a tooltip; its citation is the paper's link.
+    assert '<span class="added-note">Table 2 of the paper' in row
     assert "98.1 ± 0.1" in row and "9.87" in row
     assert 'href="https://arxiv.org/abs/2511.00001"' in row
-    assert "22 rows and 1 added by editors, listed last without a rank" in html
-    # Listed after the archive's rows however the table is sorted.
+    assert (
+        "22 rows and 1 result added by editors after the archive, without an archive rank: "
+        "it sorts among the rows by value" in html
+    )
+    # In the archive's order it comes last; sorted by a metric, it ranks among the rows.
+    table = html[html.index('id="results"') :]
+    assert table.rindex("CMA(ViT-B/16, NegLabel)") < table.index(NEW_MODEL)
     html = client.get(BOARD, {"sort": "FPR95", "order": "asc"}).content.decode()
-    assert html.rindex("CMA(ViT-B/16, NegLabel)") < html.index(NEW_MODEL)
+    table = html[html.index('id="results"') :]
+    assert table.index(NEW_MODEL) < table.index("CMA(ViT-B/16, NegLabel)")
 
 
 def test_the_export_carries_additions_apart_and_the_archive_rows_as_they_were(
@@ -73,7 +80,7 @@ def test_an_addition_survives_a_reload_of_a_changed_file(
     ok, out, err = load(write_page(seed_page))
     assert ok and "1 updated" in out, err
     html = client.get(BOARD).content.decode()
-    assert NEW_MODEL in html and "5 rows and 1 added by editors" in html
+    assert NEW_MODEL in html and "5 rows and 1 result added by editors" in html
     assert [a["model"] for a in exported(client)["editor_additions"]] == [NEW_MODEL]
 
 
@@ -194,7 +201,7 @@ def test_the_page_looks_for_additions_in_one_query_however_many(
         record.add_result(first, editor)
     with django_assert_num_queries(9):
         html = client.get(BOARD).content.decode()
-    assert html.count("added by editors</span>") == 31
+    assert html.count('<span class="badge added">added by editors</span>') == 31
     # The export reads them in one more query than an untouched board's.
     with django_assert_num_queries(8):
         client.get(JSON)

@@ -59,8 +59,9 @@ REAL_IDS = {
 }
 # Paths of more than one id: each set of path parameters a stored object gives.
 REAL_PARAMETERS = {
+    # A result's id is text: a row's number, or "added-" and an editor-added result's.
     "result_id": lambda: [
-        {"id": slug, "result_id": pk}
+        {"id": slug, "result_id": str(pk)}
         for slug, pk in Row.objects.values_list("leaderboard__slug", "pk")
     ],
     "metric_id": lambda: [

@@ -75,8 +75,9 @@ def _check_the_seed(read, seed_page):
     assert read["task_evaluations"] == read["dataset_evaluations"] == read["evaluations"]
     assert read["evaluation"]["task"] == TASK
     assert read["evaluation"]["description"] == seed_page["description"]
+    # FPR95 falls down the archive's ranking: lower is better, inferred, so a loss.
     assert [(m["name"], m["is_loss"]) for m in read["metrics"]] == [
-        ("FPR95", False),
+        ("FPR95", True),
         ("AUROC", False),
     ]
     assert read["metric"] == read["metrics"][1]
@@ -90,8 +91,12 @@ def _check_the_seed(read, seed_page):
     assert [r["uses_additional_data"] for r in read["results"]] == [
         row["uses_additional_data"] for row in rows
     ]
-    # Directions are unknown in the seed: no result claims a rank.
-    assert {r["best_rank"] for r in read["results"]} == {None}
+    # The seed's file gives no direction; the archive's ranking gives FPR95's, and each
+    # result with an FPR95 ranks by it: the archive's order is that ranking.
+    with_fpr = [row for row in rows if "FPR95" in row["metrics"]]
+    assert [r["best_rank"] for r in read["results"] if r["best_rank"]] == list(
+        range(1, len(with_fpr) + 1)
+    )
     assert read["paper"]["title"] == rows[0]["paper_title"]
     assert read["paper"]["url_abs"] == rows[0]["paper_url"]
     assert str(read["paper"]["published"]) == rows[0]["paper_date"]

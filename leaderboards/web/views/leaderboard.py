@@ -211,6 +211,15 @@ def _filterset(request, data):
     )
 
 
+def _results(data, *, added=True):
+    """TableRows of the board's shown rows in archive order, then (with `added`) the
+    results editors added, oldest first: they have no archive rank, and compete by value."""
+    rows = [TableRow(*triple) for triple in data.table()]
+    if added:
+        rows += [TableRow(*triple) for triple in data.added_table()]
+    return rows
+
+
 @dataclass(slots=True)
 class Selection:
     """The rows a query string picks, so the page and its CSV show the same ones."""
@@ -221,13 +230,21 @@ class Selection:
     ordered: list  # matched, sorted
 
     @classmethod
-    def of(cls, request, data, filterset, metrics):
-        """`filterset` must be valid (or unbound); `metrics` are `data`'s, as the page has them."""
-        everything = [TableRow(*triple) for triple in data.table()]
+    def of(cls, request, data, filterset, metrics, *, added=True):
+        """`filterset` must be valid (or unbound); `metrics` are `data`'s, as the page has them.
+
+        With `added`, editors' results are among the rows, after the archive's:
+        they sort by their values with the others, and the filters judge them alike.
+        """
+        everything = _results(data, added=added)
         matched = everything
         if filterset.active:
             keep = set(filterset.qs.values_list("pk", flat=True))
-            matched = [item for item in everything if item.row.pk in keep]
+            matched = [
+                item
+                for item in everything
+                if item.row.pk in keep or (item.row.added and filterset.keeps_added(item.row))
+            ]
         sort = resolve_sort(request.GET, metrics)
         return cls(everything, matched, sort, sort_rows(matched, *sort))
 
@@ -272,8 +289,8 @@ def _prepare(data):
     """`data`'s page as a PreparedBoard: the parts it shows whatever the query string."""
     board = data.leaderboard
     metrics = tuple(MetricRef(m.name, m.direction, m.direction_set_by) for m in data.metrics)
-    everything = [TableRow(*triple) for triple in data.table()]
-    added = [TableRow(*triple) for triple in data.added_table()]
+    everything = _results(data)
+    added_count = len(data.additions)
     folding = fold(everything, metrics, QueryDict(), None)
     document = data.summary()
     since = document["since_archive"]
@@ -294,10 +311,11 @@ def _prepare(data):
         "unshown": data.unshown,
         "unshown_blocks": data.unshown_blocks(),
         "code_per_archive": data.code_per_archive(),
+        "added_count": added_count,
         "lead": lead_of(data.metrics[0] if data.metrics else None, everything, document["source"]),
     }
     names = [metric.name for metric in metrics]
-    first_rows = (everything + added)[:ROWS_PER_PAGE]
+    first_rows = everything[:ROWS_PER_PAGE]
     syntology = bool(document["syntology"])
     return PreparedBoard(
         slug=board.slug,
@@ -312,8 +330,8 @@ def _prepare(data):
         checked=checked,
         syntology=syntology,
         rows_count=document["counts"]["rows"],
-        total_count=len(everything),
-        added_count=len(added),
+        total_count=len(everything) - added_count,
+        added_count=added_count,
         folding=folding,
         header_html=render_part("_header", context),
         unshown_html=render_part("_unshown", context),
@@ -378,10 +396,7 @@ def _detail_from_rows(request, slug, found, prepared):
     metrics = prepared.metrics
     chosen = Selection.of(request, data, filterset, metrics)
     everything, items = chosen.everything, chosen.matched
-    # Results editors added are listed after the archive's rows, unranked,
-    # however the table is sorted or filtered: they were never in its order.
-    added = [TableRow(*triple) for triple in data.added_table()]
-    ordered = chosen.ordered + added
+    ordered = chosen.ordered
     # Paged by index: a Paginator over the rows themselves stays in the template's
     # context, which is a reference cycle, so on a large board every row outlived the
     # request until a garbage collection walked them all (a quarter of a second with
@@ -529,7 +544,10 @@ def leaderboard_csv(request, slug):
         return HttpResponse(
             _bad_filter_text(filterset.errors), content_type="text/plain; charset=utf-8", status=400
         )
-    shown = [item.row for item in Selection.of(request, data, filterset, data.metrics).ordered]
+    shown = [
+        item.row
+        for item in Selection.of(request, data, filterset, data.metrics, added=False).ordered
+    ]
     out = io.StringIO()
     page_csv(data, out, shown)
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
