@@ -470,6 +470,8 @@ def decide_name(name, direction, user, *, reason):
                 change_reason=Value(reason),
                 change_at=Value(now, DateTimeField()),
                 change_by=Value(user.pk, IntegerField()),
+                # One decision: on many boards, one entry of the record's list.
+                change_batch=Value(record.new_batch() if len(locked) > 1 else ""),
             ),
             [
                 "leaderboard",
@@ -480,6 +482,7 @@ def decide_name(name, direction, user, *, reason):
                 "reason",
                 "made_at",
                 "made_by",
+                "batch",
             ],
         )
         record.recount(board_ids)

@@ -13,6 +13,7 @@ Editor-added results (EditorAddition) live apart from the rows a load
 replaces, so no re-load touches them.
 """
 
+import uuid
 from collections import Counter
 
 from django.db import transaction
@@ -83,8 +84,19 @@ def catalogue_decided(entries, user, now):
     )
 
 
+def new_batch():
+    """A batch key: what the entries of one decision share (EditorialChange.batch)."""
+    return uuid.uuid4().hex
+
+
 def _write(entries):
-    entries = EditorialChange.objects.bulk_create(list(entries))
+    entries = list(entries)
+    if len(entries) > 1:
+        # One decision on many rows or boards reads as one entry in the record.
+        batch = new_batch()
+        for entry in entries:
+            entry.batch = batch
+    entries = EditorialChange.objects.bulk_create(entries)
     recount(Counter(entry.leaderboard_id for entry in entries))
     return entries
 

@@ -43,6 +43,7 @@ from leaderboards.models.catalogue import (
     TaskQuerySet,
 )
 from leaderboards.models.editorial import (
+    KIND_GROUPS,
     ChangeKind,
     DirectionDecision,
     EditorAddition,
@@ -126,6 +127,7 @@ __all__ = [
     "DirectionDecision",
     "EditorAddition",
     "EditorialChange",
+    "KIND_GROUPS",
     "EditorialChangeQuerySet",
     "RowDecision",
     "public_name",

@@ -2,7 +2,7 @@
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Case, Count, Exists, OuterRef, Q, Subquery, Value, When
 from django.urls import reverse
 from django.utils import timezone
 
@@ -179,6 +179,53 @@ class EditorialChangeQuerySet(models.QuerySet):
             .order_by("-pk")
         )
 
+    def grouped(self):
+        """One entry for each decision: a batch's first entry stands for the batch,
+        with `batch_size` (its entries) and `batch_boards` (the boards they are on)."""
+        batch = self.model._default_manager.filter(batch=OuterRef("batch"))
+        return self.exclude(~Q(batch="") & Exists(batch.filter(pk__lt=OuterRef("pk")))).annotate(
+            batch_size=Case(
+                When(batch="", then=Value(1)),
+                default=Subquery(_counted(batch, Count("pk"))),
+            ),
+            batch_boards=Case(
+                When(batch="", then=Value(1)),
+                default=Subquery(_counted(batch, Count("leaderboard", distinct=True))),
+            ),
+        )
+
+    def of_kind(self, group):
+        """Entries of one of KIND_GROUPS' groups."""
+        return self.filter(kind__in=KIND_GROUPS[group][1])
+
+
+def _counted(entries, aggregate):
+    return entries.order_by().values("batch").annotate(n=aggregate).values("n")
+
+
+# The record's filters by kind (/changes/?kind=): name -> (label, kinds).
+KIND_GROUPS = {
+    "directions": ("Metric directions", [ChangeKind.DIRECTION]),
+    "withheld": (
+        "Withheld and restored",
+        [
+            ChangeKind.ROW_WITHHELD,
+            ChangeKind.ROW_RESTORED,
+            ChangeKind.ADDED_WITHHELD,
+            ChangeKind.ADDED_RESTORED,
+            ChangeKind.METHOD_WITHHELD,
+            ChangeKind.METHOD_RESTORED,
+            ChangeKind.PAPER_WITHHELD,
+            ChangeKind.PAPER_RESTORED,
+        ],
+    ),
+    "added": ("Added results", [ChangeKind.ADDED]),
+    "catalogue": (
+        "Code, method and dataset texts",
+        [ChangeKind.CODE, ChangeKind.METHOD_DESCRIPTION, ChangeKind.DATASET_DESCRIPTION],
+    ),
+}
+
 
 class EditorialChange(models.Model):
     """One entry of the public record of editors' work (/changes/).
@@ -213,6 +260,10 @@ class EditorialChange(models.Model):
     made_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Shared by the entries one decision wrote on several rows or boards (a
+    # metric's direction on 345 boards): the record lists them as one entry,
+    # with the boards behind a link (/changes/?batch=). Empty for a lone entry.
+    batch = models.CharField(max_length=32, blank=True, default="", db_default="")
 
     objects = EditorialChangeQuerySet.as_manager()
 
@@ -221,6 +272,12 @@ class EditorialChange(models.Model):
         indexes = [
             # A board's record, newest first, found by key (/changes/?board=).
             models.Index(fields=["leaderboard", "-id"], name="editorial_change_board_idx"),
+            # A batch's entries, in order: the record's grouping asks for its first.
+            models.Index(
+                fields=["batch", "id"],
+                condition=~Q(batch=""),
+                name="editorial_change_batch_idx",
+            ),
         ]
         constraints = [
             models.CheckConstraint(

@@ -5,16 +5,18 @@ one now, but text stored before that rule may hold one: the feeds replace it
 (rules.xml_text) rather than fail every reader.
 """
 
+from dataclasses import dataclass
 from datetime import UTC, datetime, time
 from urllib.parse import urlencode
 
 from django.contrib.syndication.views import Feed
-from django.shortcuts import get_object_or_404
+from django.http import Http404
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
 from leaderboards.format.rules import paper_name, xml_text
-from leaderboards.models import EditorialChange, Leaderboard, Row
+from leaderboards.models import Row
+from leaderboards.web.views.changes import RecordParams, record_entries
 
 ITEMS = 50
 
@@ -68,35 +70,46 @@ class NewestResultsFeed(Feed):
         return datetime.combine(row.paper_date, time(), tzinfo=UTC)
 
 
+@dataclass(frozen=True, slots=True)
+class _Record:
+    board: object  # a Leaderboard or None
+    entries: object  # the entries asked for, newest first
+
+
 class EditorialChangesFeed(Feed):
     """The record of /changes/ as a feed; `?board=<slug>` keeps to one board, as the page does."""
 
     feed_type = XmlSafeAtom1Feed
 
     def get_object(self, request):
-        slug = request.GET.get("board")
-        if not slug:
-            return None
-        return get_object_or_404(Leaderboard.objects.titled().without_blocks(), slug=slug)
+        # The page's own parameters (board, kind, batch), read as the page reads them.
+        # One Feed serves every request: what a request asks travels in what this returns.
+        params = RecordParams(request.GET)
+        if not params.is_valid():
+            raise Http404("Not a filter of the record.")
+        return _Record(*record_entries(params.cleaned_data))
 
-    def title(self, board):
+    def title(self, record):
+        board = record.board
         return f"Editorial changes{f' to {board}' if board else ''} · sotasite"
 
-    def subtitle(self, board):
+    def subtitle(self, record):
         return "What the site's editors changed on the leaderboards, newest first."
 
-    def link(self, board):
-        return _record_url(board)
+    def link(self, record):
+        return _record_url(record.board)
 
-    def items(self, board):
-        entries = EditorialChange.objects.for_record()
-        if board is not None:
-            entries = entries.filter(leaderboard=board)
-        return entries[:ITEMS]
+    def items(self, record):
+        return record.entries[:ITEMS]
 
     def item_title(self, entry):
         subject = "a result, not named here" if entry.hides_content else entry.subject
-        what = f"{subject} on {entry.target_label}" if subject else entry.target_label
+        boards = getattr(entry, "batch_boards", 1)
+        where = f"{boards:,} boards" if boards > 1 else entry.target_label
+        what = f"{subject} on {where}" if subject else where
+        many = getattr(entry, "batch_size", 1)
+        if many > 1 and boards == 1:
+            what += f" ({many:,} at once)"
         return f"{entry.get_kind_display().capitalize()}: {what}"
 
     def item_description(self, entry):
@@ -106,6 +119,8 @@ class EditorialChangesFeed(Feed):
         return text
 
     def item_link(self, entry):
+        if getattr(entry, "batch_size", 1) > 1:
+            return f"{reverse('leaderboards:changes')}?{urlencode({'batch': entry.batch})}"
         board = entry.leaderboard if entry.leaderboard_id else None
         return f"{_record_url(board)}#change-{entry.pk}"
 

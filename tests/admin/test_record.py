@@ -153,11 +153,14 @@ def test_pages_go_by_key_and_keep_the_board_filter(seeded, editor, client):
 
 
 def _many_changes(count, boards):
-    """`count` entries spread over the first `boards` boards, written as the record writes them."""
+    """`count` entries spread over the first `boards` boards, each a decision of its own
+    (no batch: one decision's entries are listed as one), and the boards' counts kept."""
+    from collections import Counter
+
     from leaderboards import record
 
     ids = list(Leaderboard.objects.values_list("pk", flat=True)[:boards])
-    record._write(
+    written = EditorialChange.objects.bulk_create(
         EditorialChange(
             leaderboard_id=ids[index % len(ids)],
             kind=ChangeKind.DIRECTION,
@@ -167,6 +170,7 @@ def _many_changes(count, boards):
         )
         for index in range(count)
     )
+    record.recount(Counter(entry.leaderboard_id for entry in written))
 
 
 def test_the_record_costs_the_same_few_queries_however_many_changes(
