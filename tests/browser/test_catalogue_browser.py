@@ -15,12 +15,13 @@ def test_home_to_area_to_task_to_leaderboard_to_paper(seeded, live_server, page,
     screenshot(page, "catalogue-2-area")
     page.get_by_role("link", name="Out-of-Distribution Detection").click()
     assert page.locator("h1").inner_text() == "Out-of-Distribution Detection"
-    assert "archive's first row" in page.locator("table.boards").inner_text()
+    # The file gives FPR95 no direction; the archive's ranking settles one, said as inferred.
+    assert "best, inferred" in page.locator("table.boards").inner_text()
     screenshot(page, "catalogue-3-task")
     page.get_by_role("link", name="ImageNet-1k vs SUN").click()
     assert page.url.endswith(f"/sota/{SEED_SLUG}")
     screenshot(page, "catalogue-4-leaderboard")
-    page.locator("table tbody tr").first.get_by_role("link").first.click()
+    page.locator("table.results tbody tr").first.get_by_role("link").first.click()
     assert page.url.endswith("/paper/enhanced-ood-detection-through-cross-modal")
     assert "CMA(ViT-B/16, NegLabel)" in page.locator("table").inner_text()
     screenshot(page, "catalogue-5-paper")
