@@ -117,10 +117,28 @@ def recount(boards):
     )
 
 
+class AlreadyPromoted(Exception):
+    """The since-archive entry was promoted already: `addition` is the result it became."""
+
+    def __init__(self, addition):
+        super().__init__(f"promoted already, as {addition.model!r}")
+        self.addition = addition
+
+
 def add_result(addition, user):
-    """Put an editor's result on its board, with its entry in the record."""
+    """Put an editor's result on its board, with its entry in the record.
+
+    A since-archive entry is promoted once: under the board's lock, a second
+    promotion of it raises AlreadyPromoted (two editors clicking at once).
+    """
     with transaction.atomic():
         _lock([addition.leaderboard_id])
+        if addition.promoted_from:
+            earlier = EditorAddition.objects.filter(
+                leaderboard_id=addition.leaderboard_id, promoted_from=addition.promoted_from
+            ).first()
+            if earlier is not None:
+                raise AlreadyPromoted(earlier)
         addition.added_at = timezone.now()
         addition.added_by = user
         addition.withheld, addition.withheld_reason = False, ""

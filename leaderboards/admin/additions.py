@@ -8,6 +8,7 @@ result is never edited afterwards: it is withheld as spam (with a reason,
 shown in the public record) or restored, like an archive row.
 """
 
+import re
 from urllib.parse import urlencode
 
 from django import forms
@@ -21,7 +22,7 @@ from django.utils.html import format_html
 
 from leaderboards import record
 from leaderboards.admin.forms import EditorLimits
-from leaderboards.format.rules import http_url
+from leaderboards.format.rules import MONTH_PATTERN, entry_key, http_url
 from leaderboards.models import (
     EditorAddition,
     EditorialChange,
@@ -50,9 +51,11 @@ class AdditionForm(EditorLimits, forms.ModelForm):
             "paper_title",
             "paper_url",
             "paper_date",
+            "paper_month",
             "code",
             "uses_additional_data",
             "note",
+            "promoted_from",
         ]
         widgets = {
             "model": forms.TextInput(attrs={"size": 60}),
@@ -60,6 +63,8 @@ class AdditionForm(EditorLimits, forms.ModelForm):
             "paper_url": forms.URLInput(attrs={"size": 80}),
             "code": forms.URLInput(attrs={"size": 80}),
             "leaderboard": forms.HiddenInput,
+            "promoted_from": forms.HiddenInput,
+            "paper_month": forms.TextInput(attrs={"size": 8, "placeholder": "YYYY-MM"}),
             "note": forms.Textarea(attrs={"rows": 3, "cols": 80}),
         }
 
@@ -68,6 +73,18 @@ class AdditionForm(EditorLimits, forms.ModelForm):
         if not url:
             raise ValidationError("Cite the paper with an http(s) URL.")
         return url
+
+    def clean_paper_month(self):
+        month = (self.cleaned_data.get("paper_month") or "").strip()
+        if month and not MONTH_PATTERN.match(month):
+            raise ValidationError("A month is written YYYY-MM, as 2025-10.")
+        return month
+
+    def clean_promoted_from(self):
+        key = self.cleaned_data.get("promoted_from") or ""
+        if key and not re.fullmatch(r"[0-9a-f]{64}", key):
+            raise ValidationError("Not a since-archive entry's key.")
+        return key
 
     def clean_code(self):
         code = self.cleaned_data.get("code") or ""
@@ -85,7 +102,19 @@ class AdditionForm(EditorLimits, forms.ModelForm):
         if not values:
             raise ValidationError("Give the result's value for at least one metric.")
         self.instance.metrics = values
+        key, board = cleaned.get("promoted_from"), cleaned.get("leaderboard")
+        if key and board is not None:
+            earlier = EditorAddition.objects.filter(leaderboard=board, promoted_from=key).first()
+            if earlier is not None:
+                raise ValidationError(already_promoted(earlier))
         return cleaned
+
+
+def already_promoted(earlier):
+    """What an editor who promotes an entry a second time is told."""
+    when = earlier.added_at.strftime("%Y-%m-%d")
+    state = " (since withheld)" if earlier.withheld else ""
+    return f"This entry was promoted already, on {when}, as “{earlier.model}”{state}."
 
 
 def value_fields(metrics):
@@ -172,7 +201,12 @@ class EditorAdditionAdmin(admin.ModelAdmin):
             "board": board,
             "promotable": self.promotable(request, board),
         }
-        return super().add_view(request, form_url, context)
+        try:
+            return super().add_view(request, form_url, context)
+        except record.AlreadyPromoted as error:
+            # Another editor promoted it between this form's check and its save.
+            self.message_user(request, already_promoted(error.addition), messages.WARNING)
+            return HttpResponseRedirect(f"{request.path}?{urlencode({'board': board.slug})}")
 
     def choose_board(self, request):
         slug = request.GET.get("board", "")
@@ -195,13 +229,16 @@ class EditorAdditionAdmin(admin.ModelAdmin):
         if obj is not None:
             return [
                 (None, {"fields": ["board_link", "model", "values", "uses_additional_data"]}),
-                ("Citation", {"fields": ["paper_title", "paper_url", "paper_date", "code"]}),
-                ("Why", {"fields": ["note", "added_at", "added_by_name"]}),
+                (
+                    "Citation",
+                    {"fields": ["paper_title", "paper_url", "paper_date", "paper_month", "code"]},
+                ),
+                ("Why", {"fields": ["note", "added_at", "added_by_name", "promoted_from"]}),
                 ("Spam", {"fields": ["withheld", "withheld_reason"]}),
             ]
         board = request.sotasite_board
         return [
-            (None, {"fields": ["leaderboard", "model"]}),
+            (None, {"fields": ["leaderboard", "promoted_from", "model"]}),
             (
                 "Values",
                 {
@@ -212,7 +249,7 @@ class EditorAdditionAdmin(admin.ModelAdmin):
             ),
             (
                 "Citation",
-                {"fields": ["paper_title", "paper_url", "paper_date", "code"]},
+                {"fields": ["paper_title", "paper_url", "paper_date", "paper_month", "code"]},
             ),
             ("Why", {"fields": ["uses_additional_data", "note"]}),
         ]
@@ -251,7 +288,8 @@ class EditorAdditionAdmin(admin.ModelAdmin):
             record.add_result(obj, request.user)
 
     def promotable(self, request, board):
-        """(entry's cells, link to the form filled from it) for each since-archive entry."""
+        """(entry's cells, link to the form filled from it, or None with the result it
+        became when it was promoted already) for each since-archive entry."""
         snapshot = SyntologySnapshot.objects.current(board)
         since = snapshot.since_archive if snapshot is not None else None
         if not isinstance(since, dict):
@@ -260,13 +298,18 @@ class EditorAdditionAdmin(admin.ModelAdmin):
         metrics = [metric.name for metric in board.metrics.all()]
         url = reverse("admin:leaderboards_editoraddition_add")
         entries = [entry for entry in since.get("entries") or [] if isinstance(entry, dict)]
-        return [
-            (
-                [entry.get(name) for name in columns],
-                f"{url}?{urlencode(prefill(entry, board, metrics))}",
+        promoted = {
+            addition.promoted_from: addition
+            for addition in EditorAddition.objects.filter(leaderboard=board).exclude(
+                promoted_from=""
             )
-            for entry in entries
-        ]
+        }
+        found = []
+        for entry in entries:
+            earlier = promoted.get(entry_key(entry))
+            href = None if earlier else f"{url}?{urlencode(prefill(entry, board, metrics))}"
+            found.append(([entry.get(name) for name in columns], href, earlier))
+        return found
 
     # -- removing, as spam ------------------------------------------------------
 
@@ -334,6 +377,11 @@ def prefill(entry, board, metrics):
         url = f"https://arxiv.org/abs/{arxiv}"
     if url:
         values["paper_url"] = url
+    values["promoted_from"] = entry_key(entry)
+    month = entry.get("month")
+    if isinstance(month, str) and MONTH_PATTERN.match(month):
+        # The entry knows the month, not the day: kept as a month, never a guessed day.
+        values["paper_month"] = month
     where = ", ".join(
         f"{name} {entry[name]}" for name in ("arxiv_id", "table", "month") if entry.get(name)
     )

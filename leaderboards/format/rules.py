@@ -165,6 +165,19 @@ def tag_q(name, field="tags"):
     )
 
 
+# A since-archive entry, as editors promote it --------------------------------------
+
+MONTH_PATTERN = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
+
+
+def entry_key(entry):
+    """What identifies a since-archive entry (an object of the block's `entries`):
+    the sha256 of its canonical JSON. A promoted result keeps it, so an entry is
+    promoted once (EditorAddition.promoted_from)."""
+    text = json.dumps(entry, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 # A paper's identity ----------------------------------------------------------------
 
 # An old-style id is an archive's name (cond-mat.stat-mech, the longest, has 18

@@ -104,8 +104,17 @@ class EditorAddition(models.Model):
         "paper URL", help_text="The citation: an http(s) URL of the paper."
     )
     paper_date = models.DateField(null=True, blank=True)
+    # The paper's month ("2025-10") where no day is known: a since-archive entry gives one.
+    paper_month = models.CharField(
+        max_length=7,
+        blank=True,
+        default="",
+        help_text="YYYY-MM, when the paper's day is not known.",
+    )
     code = models.TextField(blank=True, default="")
     note = models.TextField(help_text="Where the result comes from and why it belongs here.")
+    # The since-archive entry it was promoted from (format.rules.entry_key), or "".
+    promoted_from = models.CharField(max_length=64, blank=True, default="")
     added_at = models.DateTimeField(default=timezone.now)
     added_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
@@ -127,6 +136,12 @@ class EditorAddition(models.Model):
                 violation_error_message="Cite the paper with an http(s) URL.",
             ),
             models.CheckConstraint(condition=~Q(note=""), name="editor_addition_has_note"),
+            # An entry is promoted once, withheld or not: a second try is told so.
+            models.UniqueConstraint(
+                fields=["leaderboard", "promoted_from"],
+                condition=~Q(promoted_from=""),
+                name="editor_addition_promoted_once",
+            ),
             models.CheckConstraint(condition=~Q(model=""), name="editor_addition_has_model"),
             models.CheckConstraint(
                 condition=Q(withheld=False) | ~Q(withheld_reason=""),

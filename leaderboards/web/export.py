@@ -95,6 +95,7 @@ def addition_document(addition):
         "metrics": readable(addition.metrics),
         "uses_additional_data": addition.uses_additional_data,
         "paper_date": addition.paper_date.isoformat() if addition.paper_date else None,
+        **({"paper_month": addition.paper_month} if addition.paper_month else {}),
         "paper_url": addition.paper_url,
         "paper_title": addition.paper_title,
         "code": addition.code or None,

@@ -20,7 +20,7 @@ from django.urls import reverse
 
 from leaderboards.format import derive
 from leaderboards.format.page import MAX_PAGE_BLOCK_CHARS
-from leaderboards.format.rules import TAG_SEPARATOR, has_code, n_samples
+from leaderboards.format.rules import TAG_SEPARATOR, entry_key, has_code, n_samples
 from leaderboards.format.values import parse_metric_value
 from leaderboards.models import (
     Area,
@@ -454,11 +454,16 @@ class PageData:
         }
 
     def since_table(self, since):
-        """The since-archive entries as lists in the block's column order."""
+        """The since-archive entries as (values in the block's column order, promoted),
+        `promoted` saying an editor put the entry on the board (a shown added result)."""
+        promoted = {row.added.promoted_from for row in self.additions} - {""}
 
         def build():
             columns = since.get("columns") or []
-            return [[entry.get(name) for name in columns] for entry in since.get("entries") or []]
+            return [
+                ([entry.get(name) for name in columns], entry_key(entry) in promoted)
+                for entry in since.get("entries") or []
+            ]
 
         return self.guard("since_archive", build) if since else []
 

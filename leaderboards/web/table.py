@@ -13,7 +13,7 @@ from django.utils.safestring import mark_safe
 
 from leaderboards.format.rules import http_url, paper_name
 from leaderboards.web.chart import Point
-from leaderboards.web.words import as_time
+from leaderboards.web.words import as_time, month_words
 
 ASC, DESC = "asc", "desc"
 
@@ -219,6 +219,13 @@ CODE_PER_PWC = (
 )
 
 
+def _date_markup(row):
+    """The paper's date; an added result known to its month only, the month."""
+    if row.paper_date is None and row.added is not None and row.added.paper_month:
+        return escape(month_words(row.added.paper_month))
+    return conditional_escape(as_time(row.paper_date))
+
+
 def _tags_markup(tags):
     """The row's tags (PwC's), each a link that filters the board by it."""
     links = " ".join(
@@ -307,7 +314,7 @@ def rows_markup(items, metric_names, shown, checked):
             f"{ROW_INDENT}{extra}"
             f'{ROW_INDENT}<td class="paper"><div class="paper-cell"><span class="clamp"{title}>'
             f"{name}</span>{external}</div></td>"
-            f'{ROW_INDENT}<td class="date">{conditional_escape(as_time(row.paper_date))}</td>'
+            f'{ROW_INDENT}<td class="date">{_date_markup(row)}</td>'
             f'{ROW_INDENT}<td class="code">{code}</td>'
             f"{ROW_INDENT}{verified}"
             "\n      </tr>\n    "

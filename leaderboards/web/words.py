@@ -13,6 +13,8 @@ from django.utils import dateformat
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from leaderboards.format.rules import MONTH_PATTERN
+
 # Months as dates read on the pages ("12 Mar 2021") and the chart's axis: the
 # site is in English only (USE_I18N is off).
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -124,6 +126,14 @@ def when(value):
     # dateformat's "j M Y", written out: a results page formats a date per row,
     # and dateformat's general machinery cost more than the rest of the row.
     return machine, f"{value.day} {MONTHS[value.month - 1]} {value.year:04d}"
+
+
+def month_words(value):
+    """ "Oct 2025" for a month written "2025-10", "" for anything else."""
+    if not isinstance(value, str) or not MONTH_PATTERN.match(value):
+        return ""
+    year, month = value.split("-")
+    return f"{MONTHS[int(month) - 1]} {year}"
 
 
 def as_time(value):

@@ -1,5 +1,6 @@
 """Results editors add: cited, marked on the page, exported apart, kept by every re-load."""
 
+import html as htmllib
 import json
 import re
 
@@ -148,9 +149,8 @@ def test_the_add_form_asks_for_a_board_first_and_an_unknown_one_is_said(seeded, 
     assert 'for="id_value_0">FPR95:' in html and 'for="id_value_1">AUROC:' in html
 
 
-def test_a_since_archive_entry_is_promoted_into_the_form(
-    load, seed_page, write_page, editor_client
-):
+def _with_one_entry(load, seed_page, write_page):
+    """The seed with one since-archive entry, a month old when the archive ended."""
     since = seed_page["since_archive"]
     since["columns"] = ["model", "metric", "value", "paper", "arxiv_id", "month"]
     since["entries"] = [
@@ -165,6 +165,12 @@ def test_a_since_archive_entry_is_promoted_into_the_form(
     ]
     ok, _, err = load(write_page(seed_page))
     assert ok, err
+
+
+def test_a_since_archive_entry_is_promoted_into_the_form(
+    load, seed_page, write_page, editor_client
+):
+    _with_one_entry(load, seed_page, write_page)
     html = editor_client.get(ADD).content.decode()
     link = re.search(r'<a class="button promote" href="([^"]+)">Promote</a>', html).group(1)
     form = editor_client.get(link.replace("&amp;", "&")).content.decode()
@@ -172,6 +178,63 @@ def test_a_since_archive_entry_is_promoted_into_the_form(
     assert 'name="value_1" value="97.25"' in form
     assert 'value="https://arxiv.org/abs/2510.01234"' in form
     assert "Promoted from Syntology" in form and "2510.01234" in form
+    # The entry knows its month, not its day: the month is carried over as a month.
+    assert 'name="paper_month" value="2025-10"' in form
+
+
+def _promote(editor_client, link):
+    """Open a Promote link and save the form as it was filled."""
+    form = editor_client.get(link.replace("&amp;", "&")).content.decode()
+    fields = dict(re.findall(r'<input[^>]* name="([^"]+)"[^>]* value="([^"]*)"', form))
+    fields.update(re.findall(r'<textarea name="([^"]+)"[^>]*>\s*(.*?)</textarea>', form, re.S))
+    fields = {name: htmllib.unescape(value) for name, value in fields.items()}
+    fields.update(paper_title=fields.get("paper_title") or "A newer paper", _save="Save")
+    return editor_client.post(link.replace("&amp;", "&"), fields)
+
+
+def test_an_entry_is_promoted_once_and_marked_in_both_lists(
+    load, seed_page, write_page, editor_client, client
+):
+    _with_one_entry(load, seed_page, write_page)
+    html = editor_client.get(ADD).content.decode()
+    link = re.search(r'<a class="button promote" href="([^"]+)">Promote</a>', html).group(1)
+    assert _promote(editor_client, link).status_code == 302
+    [added] = EditorAddition.objects.all()
+    assert (added.model, added.paper_month, added.paper_date) == ("Promoted & Co", "2025-10", None)
+    # Marked in the editors' list, with no second Promote button...
+    html = editor_client.get(ADD).content.decode()
+    assert 'class="button promote"' not in html and ">promoted</a>" in html
+    # ...and on the public page, whose table gives the month.
+    page = client.get(BOARD).content.decode()
+    since_block = page[page.index('id="since-archive"') :]
+    assert '<span class="badge added">promoted</span>' in since_block
+    row = re.search(r"<tr>\s*<td class=\"num rank\">—</td>.*?</tr>", page, re.S).group(0)
+    assert '<td class="date">Oct 2025</td>' in row
+    assert exported(client)["editor_additions"][0]["paper_month"] == "2025-10"
+    # A second try, from a form opened before the first was saved, is told so.
+    again = _promote(editor_client, link)
+    assert again.status_code == 200
+    assert "This entry was promoted already" in again.content.decode()
+    assert EditorAddition.objects.count() == 1
+
+
+def test_a_promotion_racing_another_is_refused_under_the_lock(seeded, editor):
+    def promoted(model):
+        return EditorAddition(
+            leaderboard=seeded,
+            model=model,
+            metrics={"AUROC": "97.25"},
+            paper_title="t",
+            paper_url="https://arxiv.org/abs/2510.01234",
+            note="n",
+            promoted_from="a" * 64,
+        )
+
+    record.add_result(promoted("first"), editor)
+    with pytest.raises(record.AlreadyPromoted) as refused:
+        record.add_result(promoted("second"), editor)
+    assert refused.value.addition.model == "first"
+    assert EditorAddition.objects.count() == 1
 
 
 def test_additions_are_only_for_editors(seeded, client):

@@ -409,7 +409,7 @@ def test_since_archive_entries_are_a_table_by_columns(load, seed_page, write_pag
     load(write_page(seed_page))
     _, html = get(client)
     panel = section(html, "since-archive")
-    assert "Model Value Paper NewNet 97.10" in visible(panel)
+    assert "Model Value Paper On the board NewNet 97.10" in visible(panel)
     assert "<td>NewNet</td><td>97.10</td>" in panel
     assert '<th scope="col" title="model">Model</th>' in panel  # the column's own name
     assert 'href="https://arxiv.org/abs/2601.00001"' in panel
