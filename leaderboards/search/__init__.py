@@ -13,10 +13,16 @@ query.py answers visitors from them.
 """
 
 from leaderboards.search.changes import refresh_search
-from leaderboards.search.index import refresh_index, refresh_models, refresh_pages
+from leaderboards.search.index import (
+    refresh_board_rows,
+    refresh_index,
+    refresh_models,
+    refresh_pages,
+)
 from leaderboards.search.query import search, search_abstracts, suggest
 
 __all__ = [
+    "refresh_board_rows",
     "refresh_index",
     "refresh_models",
     "refresh_pages",

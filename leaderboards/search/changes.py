@@ -31,8 +31,10 @@ WHOLE_KINDS = [SearchKind.TASK, SearchKind.DATASET, SearchKind.LEADERBOARD, Sear
 def refresh_search(scope):
     """Make the index what refresh_index() would, reading only what `scope` could have changed.
 
-    Returns whether it was rebuilt.
+    Returns whether it was rebuilt. Boards' row counts (their entries'
+    context) are set first, in place: a count changes no name.
     """
+    index.refresh_board_rows()
     if SearchEntry.objects.filter(pk__gte=index.UNORDERED).exists() or differs(scope):
         index.refresh_index()
         return True

@@ -67,6 +67,11 @@ def span(kind):
     return start, start + KIND_SPAN - 1
 
 
+# Entries of one name, in the order they are listed: a larger board first (the
+# select gives its rows as `weight`), so look-alike boards are told apart.
+_TIES = {SearchKind.LEADERBOARD: ", weight DESC, slug"}
+
+
 def _insert(kind, select, params=(), first=None):
     """Copy names into the entries table with one INSERT ... SELECT, numbered in
     the search's order from `first` (the kind's span unless given).
@@ -75,10 +80,11 @@ def _insert(kind, select, params=(), first=None):
     """
     table = SearchEntry._meta.db_table
     start = span(kind)[0] if first is None else first
+    order = f"length(name), name{_TIES.get(kind, '')}"
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {table} (id, kind, name, slug, context) "
-            "SELECT %s + ROW_NUMBER() OVER (ORDER BY length(name), name), %s, name, slug, context "
+            f"SELECT %s + ROW_NUMBER() OVER (ORDER BY {order}), %s, name, slug, context "
             f"FROM ({select}) found",
             [start - 1, kind, *params],
         )
@@ -392,9 +398,35 @@ def _dataset_sql():
     return f"SELECT name, slug, full_name AS context FROM {Dataset._meta.db_table}"
 
 
+# A board's entry tells it from a look-alike by its rows: its context is its
+# row count, kept in step by refresh_board_rows() (counts change without names).
+_BOARD_ROWS = "CAST(b.row_count AS TEXT)"
+
+
+def refresh_board_rows(boards=None):
+    """Set the row count of these boards' entries (of every board by default):
+    one statement, writing only the entries whose count changed."""
+    table, board = SearchEntry._meta.db_table, Leaderboard._meta.db_table
+    sql = (
+        f"UPDATE {table} SET context = (SELECT {_BOARD_ROWS} FROM {board} b "
+        f"WHERE b.slug = {table}.slug) WHERE kind = %s AND slug IN (SELECT b.slug FROM {board} b "
+        f"WHERE b.slug = {table}.slug AND {_BOARD_ROWS} <> {table}.context"
+    )
+    params = [SearchKind.LEADERBOARD]
+    if boards is not None:
+        ids = sorted({board.pk for board in boards})
+        if not ids:
+            return
+        sql += f" AND b.id IN ({', '.join(['%s'] * len(ids))})"
+        params += ids
+    with connection.cursor() as cursor:
+        cursor.execute(sql + ")", params)
+
+
 def _board_sql():
     return (
-        f"SELECT {BOARD_NAME} AS name, b.slug, '' AS context FROM {Leaderboard._meta.db_table} b "
+        f"SELECT {BOARD_NAME} AS name, b.slug, {_BOARD_ROWS} AS context, b.row_count AS weight "
+        f"FROM {Leaderboard._meta.db_table} b "
         f"JOIN {Task._meta.db_table} t ON t.id = b.task_id "
         f"JOIN {Dataset._meta.db_table} d ON d.id = b.dataset_id"
     )

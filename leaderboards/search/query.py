@@ -56,8 +56,11 @@ def _in_kind_order(found):
     return {kind: found[kind] for kind in SearchKind.values if kind in found}
 
 
-def search(query, per_kind=DEFAULT_PER_KIND):
+def search(query, per_kind=DEFAULT_PER_KIND, kinds=None):
     """Entries matching every word of `query`: {kind: (total, [entries])}, kinds in order.
+
+    `kinds` (SearchKind values) keeps to those: a list of one kind's matches
+    reads that kind's span alone.
 
     Within a kind an exact name match (ignoring case) comes first, then
     shorter names, as the closer matches. A kind's first entries are its
@@ -70,12 +73,15 @@ def search(query, per_kind=DEFAULT_PER_KIND):
     words = terms(query)
     if not words:
         return {}
+    kinds = list(kinds or SearchKind.values)
     if _matched_once(words):
-        rows, totals = _first_and_totals(words, exact_text(query), per_kind)
+        rows, totals = _first_and_totals(words, exact_text(query), per_kind, kinds)
     else:
-        rows, totals = _first_in_order(words, exact_text(query), per_kind), None
+        rows, totals = _first_in_order(words, exact_text(query), per_kind, kinds), None
     found = {}
     for row in rows:
+        if row.kind not in kinds:
+            continue
         shown = found.setdefault(row.kind, [])
         if len(shown) < per_kind:
             shown.append(row.entry())
@@ -84,7 +90,11 @@ def search(query, per_kind=DEFAULT_PER_KIND):
     # On SQLite counted a statement later: a load between the two may have added
     # names, never fewer than those shown.
     return _in_kind_order(
-        {kind: (max(totals.get(kind, 0), len(shown)), shown) for kind, shown in found.items()}
+        {
+            kind: (max(totals.get(kind, 0), len(shown)), shown)
+            for kind, shown in found.items()
+            if kind in kinds
+        }
     )
 
 
@@ -143,7 +153,7 @@ def suggest(query, per_kind):
     found = _listed(words, exact, per_kind) if per_kind <= index.LISTED_PER_KIND else None
     if found is None:
         found = {}
-        for row in _first_in_order(words, exact, per_kind):
+        for row in _first_in_order(words, exact, per_kind, SearchKind.values):
             shown = found.setdefault(row.kind, [])
             if len(shown) < per_kind:
                 shown.append(row)
@@ -278,7 +288,7 @@ def _rows(sql, params):
         return [_Row(*found) for found in cursor.fetchall()]
 
 
-def _candidates(words, exact, per_kind):
+def _candidates(words, exact, per_kind, kinds):
     """The ids that can be a kind's first `per_kind`: its first matching ids in its
     span, every match numbered out of order, and every name equal to the query
     (which goes first whatever its place). SQL and params, one statement."""
@@ -296,7 +306,7 @@ def _candidates(words, exact, per_kind):
         # all, and one search costs what one kind's does (2 ms for "on the role
         # of masked modeling for docum", whose "for" begins 900 words); for
         # two long words, see _matched_once().
-        with_sql, body, params = _matched_first(per_kind)
+        with_sql, body, params = _matched_first(per_kind, kinds)
         return f"{with_sql} {body} UNION ALL {named}", [query, *params, *named_params]
     # FTS5 reads its prefix index in rowid order and stops at the limit: a word
     # or two may match half the archive. Entries out of order are looked for
@@ -306,7 +316,7 @@ def _candidates(words, exact, per_kind):
     branches = [f"{_FTS_ROWIDS} AND rowid >= %s AND {some}"]
     params = [query, index.UNORDERED, index.UNORDERED]
     first = f"SELECT * FROM ({_FTS_ROWIDS} AND rowid BETWEEN %s AND %s ORDER BY rowid LIMIT %s)"
-    for kind in SearchKind.values:
+    for kind in kinds:
         branches.append(first)
         params += [query, *index.span(kind), per_kind]
     return " UNION ALL ".join([*branches, named]), [*params, *named_params]
@@ -332,7 +342,7 @@ def _matched_once(words):
     )
 
 
-def _matched_first(per_kind):
+def _matched_first(per_kind, kinds):
     """The query's matches, once, as the CTE `matched`, and each
     kind's first `per_kind` of them with every match numbered out of order:
     (the WITH clause, whose one parameter is the engine's query; the ids; their
@@ -344,21 +354,21 @@ def _matched_first(per_kind):
         "SELECT id FROM (SELECT id FROM matched WHERE id BETWEEN %s AND %s "
         "ORDER BY id LIMIT %s) AS kind_first"
     )
-    for kind in SearchKind.values:
+    for kind in kinds:
         branches.append(first)
         params += [*index.span(kind), per_kind]
     with_sql = f"WITH matched AS MATERIALIZED ({match})"
     return with_sql, " UNION ALL ".join(branches), params
 
 
-def _first_and_totals(words, exact, per_kind):
+def _first_and_totals(words, exact, per_kind, kinds):
     """_first_in_order() and _totals() in one statement that matches once, for
     the queries _matched_once() names. On PostgreSQL each match is a row read
     from the table (the GIN index gives row places, not ids): "resnet" matches
     40,000 names at ten times the archive, and reading them twice, once for the
     first and once for the totals, was most of the search's 80 ms."""
     table = SearchEntry._meta.db_table
-    with_sql, body, params = _matched_first(per_kind)
+    with_sql, body, params = _matched_first(per_kind, kinds)
     named = f"SELECT e.id FROM {table} e WHERE {_NAMED}"
     # A total's row has no name: exact = 2 puts it after every entry.
     totals = _totals_sql(
@@ -392,10 +402,10 @@ def _first_and_totals(words, exact, per_kind):
     return rows, _totals_by_kind(counted)
 
 
-def _first_in_order(words, exact, per_kind):
+def _first_in_order(words, exact, per_kind, kinds):
     """The candidates' entries in the search's order: the first `per_kind` of
-    each kind are search()'s. One query."""
-    candidates, params = _candidates(words, exact, per_kind)
+    each of `kinds` are search()'s. One query."""
+    candidates, params = _candidates(words, exact, per_kind, kinds)
     sql = (
         f"SELECT {_ENTRY} FROM {SearchEntry._meta.db_table} e "
         f"WHERE e.id IN ({candidates}) ORDER BY {_ORDER}"

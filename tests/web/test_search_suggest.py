@@ -82,7 +82,7 @@ def test_a_load_that_adds_a_task_makes_it_suggested(
         {
             "name": "Zebra Counting on Board Set 1",
             "kind": "Leaderboard",
-            "context": "",
+            "context": "22 results",  # its rows: a look-alike board is told apart
             "url": reverse("leaderboards:leaderboard", args=["zebra-counting-on-board-set-1"]),
         },
     ]
