@@ -527,4 +527,5 @@ def _boards_changed(boards, rows=True):
     refresh_leaderboards([board.pk for board in boards])
     if rows:
         search.refresh_models(boards)
+        search.refresh_board_rows(boards)
     data_changed(boards=[board.pk for board in boards])

@@ -13,8 +13,10 @@ Editor-added results (EditorAddition) live apart from the rows a load
 replaces, so no re-load touches them.
 """
 
+import contextvars
 import uuid
 from collections import Counter
+from contextlib import contextmanager
 
 from django.db import transaction
 from django.db.models import Count, IntegerField, OuterRef, Subquery
@@ -26,6 +28,19 @@ from leaderboards.upkeep.cache import data_changed
 from leaderboards.upkeep.figures import refresh_leaderboards
 
 SHOWN, WITHHELD, UNKNOWN = "shown", "withheld", "unknown"
+
+# The visitor's suggestion the decision being made accepts (suggestions.accept).
+_credited = contextvars.ContextVar("credited_suggestion", default=None)
+
+
+@contextmanager
+def crediting(suggestion):
+    """Every entry written in the block credits `suggestion` (EditorialChange.suggestion)."""
+    token = _credited.set(suggestion)
+    try:
+        yield
+    finally:
+        _credited.reset(token)
 
 
 def rows_decided(rows, withheld, reason, user, now):
@@ -91,6 +106,10 @@ def new_batch():
 
 def _write(entries):
     entries = list(entries)
+    suggestion = _credited.get()
+    if suggestion is not None:
+        for entry in entries:
+            entry.suggestion = suggestion
     if len(entries) > 1:
         # One decision on many rows or boards reads as one entry in the record.
         batch = new_batch()

@@ -319,7 +319,13 @@ AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
 AXES_RESET_ON_SUCCESS = False
 # How many proxies of ours stand before the app; their X-Forwarded-For names the client.
 SOTASITE_PROXY_COUNT = int(os.environ.get("SOTASITE_PROXY_COUNT", "0"))
-AXES_CLIENT_IP_CALLABLE = "leaderboards.admin.auth.client_ip"
+
+# Visitors' suggestions (leaderboards/suggestions.py): how many one address,
+# and everyone together, may send in an hour, and how large one may be.
+SOTASITE_SUGGESTIONS_PER_ADDRESS = int(os.environ.get("SOTASITE_SUGGESTIONS_PER_ADDRESS", "5"))
+SOTASITE_SUGGESTIONS_PER_HOUR = int(os.environ.get("SOTASITE_SUGGESTIONS_PER_HOUR", "300"))
+SOTASITE_SUGGESTION_MAX_BYTES = 32 * 1024
+AXES_CLIENT_IP_CALLABLE = "leaderboards.web.guards.client_address"
 # Checked when editors' passwords are set (createeditor, the admin's password forms).
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -243,7 +243,7 @@ def models_in_order(page):
     import html as htmllib
     import re
 
-    cells = re.findall(r'<td class="model"><span class="clamp"[^>]*>(.*?)</span></td>', page)
+    cells = re.findall(r'<td class="model"><span class="clamp"[^>]*>(.*?)</span>', page)
     return [htmllib.unescape(name) for name in cells]
 
 

@@ -20,19 +20,21 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
-from leaderboards import record
+from leaderboards import record, suggestions
 from leaderboards.admin.forms import EditorLimits
 from leaderboards.format.rules import MONTH_PATTERN, entry_key, http_url
 from leaderboards.models import (
     EditorAddition,
     EditorialChange,
     Leaderboard,
+    Suggestion,
+    SuggestionState,
     SyntologySnapshot,
     public_name,
 )
+from leaderboards.web.forms import VALUE_PREFIX, typed_values
 from leaderboards.web.words import counted
 
-VALUE_PREFIX = "value_"
 # Since-archive columns (SPEC 1, the generator's and Syntology's names) and
 # the form field each fills.
 PROMOTED = {"model": "model", "paper": "paper_title", "title": "paper_title", "code": "code"}
@@ -42,6 +44,8 @@ class AdditionForm(EditorLimits, forms.ModelForm):
     """The board's metrics become one text box each, values kept as typed."""
 
     metric_names = ()
+    # The visitor's suggestion that saving accepts (admin/suggestions.py), if any.
+    suggestion = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     class Meta:
         model = EditorAddition
@@ -86,6 +90,18 @@ class AdditionForm(EditorLimits, forms.ModelForm):
             raise ValidationError("Not a since-archive entry's key.")
         return key
 
+    def clean_suggestion(self):
+        pk = self.cleaned_data.get("suggestion")
+        if pk is None:
+            return None
+        board = self.cleaned_data.get("leaderboard")
+        suggestion = Suggestion.objects.filter(pk=pk).first()
+        if suggestion is None or board is None or suggestion.leaderboard_id != board.pk:
+            raise ValidationError("Not a suggestion on this board.")
+        if suggestion.state != SuggestionState.PENDING:
+            raise ValidationError(already_decided(suggestion))
+        return pk
+
     def clean_code(self):
         code = self.cleaned_data.get("code") or ""
         if code and not http_url(code):
@@ -94,11 +110,7 @@ class AdditionForm(EditorLimits, forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
-        values = {}
-        for index, name in enumerate(self.metric_names):
-            value = (cleaned.get(f"{VALUE_PREFIX}{index}") or "").strip()
-            if value:
-                values[name] = value
+        values = typed_values(cleaned, self.metric_names)
         if not values:
             raise ValidationError("Give the result's value for at least one metric.")
         self.instance.metrics = values
@@ -108,6 +120,14 @@ class AdditionForm(EditorLimits, forms.ModelForm):
             if earlier is not None:
                 raise ValidationError(already_promoted(earlier))
         return cleaned
+
+
+def already_decided(suggestion):
+    """What an editor who decides a suggestion another editor decided first is told."""
+    when = suggestion.decided_at.strftime("%Y-%m-%d %H:%M UTC")
+    return (
+        f"Another editor decided this suggestion first ({suggestion.get_state_display()}, {when})."
+    )
 
 
 def already_promoted(earlier):
@@ -196,10 +216,14 @@ class EditorAdditionAdmin(admin.ModelAdmin):
         if board is None:
             return self.choose_board(request)
         request.sotasite_board = board
+        accepting = (request.POST or request.GET).get("suggestion", "")
         context = {
             **(extra_context or {}),
             "board": board,
             "promotable": self.promotable(request, board),
+            "accepting": Suggestion.objects.filter(pk=int(accepting), leaderboard=board).first()
+            if accepting.isdigit() and len(accepting) < 19
+            else None,
         }
         try:
             return super().add_view(request, form_url, context)
@@ -207,6 +231,12 @@ class EditorAdditionAdmin(admin.ModelAdmin):
             # Another editor promoted it between this form's check and its save.
             self.message_user(request, already_promoted(error.addition), messages.WARNING)
             return HttpResponseRedirect(f"{request.path}?{urlencode({'board': board.slug})}")
+        except suggestions.AlreadyDecided as error:
+            # Another editor decided the suggestion between this form's check and its save.
+            self.message_user(request, already_decided(error.suggestion), messages.WARNING)
+            return HttpResponseRedirect(
+                reverse("admin:leaderboards_suggestion_change", args=[error.suggestion.pk])
+            )
 
     def choose_board(self, request):
         slug = request.GET.get("board", "")
@@ -238,7 +268,7 @@ class EditorAdditionAdmin(admin.ModelAdmin):
             ]
         board = request.sotasite_board
         return [
-            (None, {"fields": ["leaderboard", "promoted_from", "model"]}),
+            (None, {"fields": ["leaderboard", "promoted_from", "suggestion", "model"]}),
             (
                 "Values",
                 {
@@ -285,7 +315,13 @@ class EditorAdditionAdmin(admin.ModelAdmin):
             if obj.leaderboard_id != request.sotasite_board.pk:
                 # The hidden board field was changed by hand: keep to the form's board.
                 obj.leaderboard = request.sotasite_board
-            record.add_result(obj, request.user)
+            suggestion = form.cleaned_data.get("suggestion")
+            if suggestion is None:
+                record.add_result(obj, request.user)
+            else:
+                suggestions.accept(
+                    suggestion, request.user, lambda: record.add_result(obj, request.user)
+                )
 
     def promotable(self, request, board):
         """(entry's cells, link to the form filled from it, or None with the result it

@@ -51,5 +51,7 @@ class FiguresKeptOnDelete:
                 # names, as an editor's withhold refreshes them. Before the
                 # catalogue's counts, which add up the boards'.
                 refresh_leaderboards(boards)
-                search.refresh_models(Leaderboard.objects.filter(pk__in=boards))
+                changed = Leaderboard.objects.filter(pk__in=boards)
+                search.refresh_models(changed)
+                search.refresh_board_rows(changed)
             refresh_counts()

@@ -1,7 +1,7 @@
 """The Editors group: what curating needs and nothing more.
 
 Editors correct texts, directions and spam rows, papers' code links, spam
-methods and papers, and look at everything else.
+methods and papers, decide visitors' suggestions, and look at everything else.
 No adding or deleting (the files are the source of pages and rows) and no
 user management.
 """
@@ -37,6 +37,8 @@ EDITOR_PERMISSIONS = {
     # Results editors add, cited, and the public record of every change.
     "editoraddition": ("view", "add", "change"),
     "editorialchange": ("view",),
+    # Visitors' suggestions: read, then accepted by a decision or rejected.
+    "suggestion": ("view", "change"),
 }
 
 
@@ -51,3 +53,18 @@ def ensure_editors_group(group_model, permission_model):
     group, _ = group_model.objects.get_or_create(name=EDITORS)
     group.permissions.set(permissions)
     return group
+
+
+def refresh_editors_group(apps, schema_editor):
+    """A migration's step: the permissions of the models it made, then the group's.
+
+    Django makes a new model's permissions after the last migration; a
+    migration that gives them to the group makes them first.
+    """
+    from django.contrib.auth.management import create_permissions
+
+    app_config = apps.get_app_config("leaderboards")
+    app_config.models_module = True
+    create_permissions(app_config, apps=apps, verbosity=0)
+    app_config.models_module = None
+    ensure_editors_group(apps.get_model("auth", "Group"), apps.get_model("auth", "Permission"))

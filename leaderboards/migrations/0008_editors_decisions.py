@@ -1,9 +1,8 @@
 from django.conf import settings
-from django.contrib.auth.management import create_permissions
 from django.db import migrations, models
 from django.utils import timezone
 
-from leaderboards.admin.editors import ensure_editors_group
+from leaderboards.admin.editors import refresh_editors_group
 from leaderboards.format.rules import key_digest, stored_keys
 
 
@@ -50,12 +49,6 @@ def keys_and_decisions(apps, schema_editor):
     )
 
 
-def editors_may_see_decisions(apps, schema_editor):
-    app_config = apps.get_app_config("leaderboards")
-    app_config.models_module = True
-    create_permissions(app_config, apps=apps, verbosity=0)
-    app_config.models_module = None
-    ensure_editors_group(apps.get_model("auth", "Group"), apps.get_model("auth", "Permission"))
 
 
 class Migration(migrations.Migration):
@@ -117,5 +110,5 @@ class Migration(migrations.Migration):
             model_name="row",
             constraint=models.UniqueConstraint(fields=("leaderboard", "key"), name="row_key_unique"),
         ),
-        migrations.RunPython(editors_may_see_decisions, migrations.RunPython.noop),
+        migrations.RunPython(refresh_editors_group, migrations.RunPython.noop),
     ]

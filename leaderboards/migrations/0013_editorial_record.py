@@ -1,12 +1,11 @@
-from django.conf import settings
-from django.contrib.auth.management import create_permissions
-from django.db import migrations, models
-from django.db.models import Count
 import django.db.models.deletion
 import django.utils.timezone
+from django.conf import settings
+from django.db import migrations, models
+from django.db.models import Count
 
 import leaderboards.models
-from leaderboards.admin.editors import ensure_editors_group
+from leaderboards.admin.editors import refresh_editors_group
 
 
 def record_standing_decisions(apps, schema_editor):
@@ -52,12 +51,6 @@ def record_standing_decisions(apps, schema_editor):
         )
 
 
-def editors_may_add_results(apps, schema_editor):
-    app_config = apps.get_app_config("leaderboards")
-    app_config.models_module = True
-    create_permissions(app_config, apps=apps, verbosity=0)
-    app_config.models_module = None
-    ensure_editors_group(apps.get_model("auth", "Group"), apps.get_model("auth", "Permission"))
 
 
 class Migration(migrations.Migration):
@@ -144,5 +137,5 @@ class Migration(migrations.Migration):
             constraint=models.CheckConstraint(condition=models.Q(('kind__in', ['row_withheld', 'row_restored', 'direction', 'added', 'added_withheld', 'added_restored'])), name='editorial_change_kind_valid'),
         ),
         migrations.RunPython(record_standing_decisions, migrations.RunPython.noop),
-        migrations.RunPython(editors_may_add_results, migrations.RunPython.noop),
+        migrations.RunPython(refresh_editors_group, migrations.RunPython.noop),
     ]

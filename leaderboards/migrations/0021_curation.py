@@ -1,16 +1,7 @@
-from django.contrib.auth.management import create_permissions
 import django.db.models.deletion
 from django.db import migrations, models
 
-from leaderboards.admin.editors import ensure_editors_group
-
-
-def editors_curate_code_and_methods(apps, schema_editor):
-    app_config = apps.get_app_config("leaderboards")
-    app_config.models_module = True
-    create_permissions(app_config, apps=apps, verbosity=0)
-    app_config.models_module = None
-    ensure_editors_group(apps.get_model("auth", "Group"), apps.get_model("auth", "Permission"))
+from leaderboards.admin.editors import refresh_editors_group
 
 
 class Migration(migrations.Migration):
@@ -49,5 +40,5 @@ class Migration(migrations.Migration):
             model_name='editorialchange',
             constraint=models.CheckConstraint(condition=models.Q(models.Q(('leaderboard__isnull', False), ('target', ''), models.Q(('kind__in', ['code', 'paper_withheld', 'paper_restored', 'method_withheld', 'method_restored', 'method_description', 'dataset_description']), _negated=True)), models.Q(('kind__in', ['code', 'paper_withheld', 'paper_restored', 'method_withheld', 'method_restored', 'method_description', 'dataset_description']), ('leaderboard__isnull', True), models.Q(('target', ''), _negated=True)), _connector='OR'), name='editorial_change_has_target'),
         ),
-        migrations.RunPython(editors_curate_code_and_methods, migrations.RunPython.noop),
+        migrations.RunPython(refresh_editors_group, migrations.RunPython.noop),
     ]

@@ -6,16 +6,16 @@ first kind. Decisions about rows and metrics, which a re-load replaces, are
 kept by key in RowDecision and DirectionDecision; a row's withheld flag and a
 metric's editor direction are their copies where the pages read them.
 
-One module per concern, each importing only those before it:
-`fields` (what they share), `catalogue` (areas, tasks, datasets, papers),
-`papers` (authors, conferences, code repositories), `methods` (the taxonomy),
-`boards` (leaderboards, metrics, rows, values), `verification` (Syntology's
-snapshots), `editorial` (decisions, added results, the public record),
-`search` (the search index) and `site` (the site's own state). Everything is
-named here too: the rest of the code imports from `leaderboards.models`, and
-the migrations name `leaderboards.models.OrderedJSONField` and
-`leaderboards.models.page_version_now` by that path.
-"""
+One module per concern, each importing only those before it: `fields` (what
+they share), `catalogue` (areas, tasks, datasets, papers), `papers` (authors,
+conferences, code repositories), `methods` (the taxonomy), `boards`
+(leaderboards, metrics, rows, values), `verification` (Syntology's snapshots),
+`suggestions` (what visitors suggest), `editorial` (decisions, added results,
+the public record), `search` (the search index) and `site` (the site's own
+state). Everything is named here too: the rest of the code imports from
+`leaderboards.models`, and the migrations name
+`leaderboards.models.OrderedJSONField` and
+`leaderboards.models.page_version_now` by that path."""
 
 from leaderboards.models.boards import (
     BOARDS_NEWEST_FIRST,
@@ -72,6 +72,14 @@ from leaderboards.models.papers import (
 )
 from leaderboards.models.search import SearchEntry, SearchKind, SearchPrefix
 from leaderboards.models.site import SiteState, UpkeepPending
+from leaderboards.models.suggestions import (
+    QUEUE_ORDER,
+    Suggestion,
+    SuggestionKind,
+    SuggestionQuerySet,
+    SuggestionState,
+    SuggestionVoice,
+)
 from leaderboards.models.verification import RowVerification, SnapshotQuerySet, SyntologySnapshot
 
 __all__ = [
@@ -122,6 +130,13 @@ __all__ = [
     "RowVerification",
     "SnapshotQuerySet",
     "SyntologySnapshot",
+    # suggestions
+    "QUEUE_ORDER",
+    "Suggestion",
+    "SuggestionKind",
+    "SuggestionQuerySet",
+    "SuggestionState",
+    "SuggestionVoice",
     # editorial
     "ChangeKind",
     "DirectionDecision",

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from leaderboards.models.boards import BOARD_BLOCKS, Direction, Leaderboard
 from leaderboards.models.fields import OrderedJSONField
+from leaderboards.models.suggestions import Suggestion
 
 
 class RowDecision(models.Model):
@@ -211,7 +212,7 @@ class EditorialChangeQuerySet(models.QuerySet):
 
     def of_kind(self, group):
         """Entries of one of KIND_GROUPS' groups."""
-        return self.filter(kind__in=KIND_GROUPS[group][1])
+        return self.filter(KIND_GROUPS[group][1])
 
 
 def _counted(entries, aggregate):
@@ -220,25 +221,34 @@ def _counted(entries, aggregate):
 
 # The record's filters by kind (/changes/?kind=): name -> (label, kinds).
 KIND_GROUPS = {
-    "directions": ("Metric directions", [ChangeKind.DIRECTION]),
+    "directions": ("Metric directions", Q(kind=ChangeKind.DIRECTION)),
     "withheld": (
         "Withheld and restored",
-        [
-            ChangeKind.ROW_WITHHELD,
-            ChangeKind.ROW_RESTORED,
-            ChangeKind.ADDED_WITHHELD,
-            ChangeKind.ADDED_RESTORED,
-            ChangeKind.METHOD_WITHHELD,
-            ChangeKind.METHOD_RESTORED,
-            ChangeKind.PAPER_WITHHELD,
-            ChangeKind.PAPER_RESTORED,
-        ],
+        Q(
+            kind__in=[
+                ChangeKind.ROW_WITHHELD,
+                ChangeKind.ROW_RESTORED,
+                ChangeKind.ADDED_WITHHELD,
+                ChangeKind.ADDED_RESTORED,
+                ChangeKind.METHOD_WITHHELD,
+                ChangeKind.METHOD_RESTORED,
+                ChangeKind.PAPER_WITHHELD,
+                ChangeKind.PAPER_RESTORED,
+            ]
+        ),
     ),
-    "added": ("Added results", [ChangeKind.ADDED]),
+    "added": ("Added results", Q(kind=ChangeKind.ADDED)),
     "catalogue": (
         "Code, method and dataset texts",
-        [ChangeKind.CODE, ChangeKind.METHOD_DESCRIPTION, ChangeKind.DATASET_DESCRIPTION],
+        Q(
+            kind__in=[
+                ChangeKind.CODE,
+                ChangeKind.METHOD_DESCRIPTION,
+                ChangeKind.DATASET_DESCRIPTION,
+            ]
+        ),
     ),
+    "suggestions": ("Accepted suggestions", Q(suggestion__isnull=False)),
 }
 
 
@@ -279,6 +289,10 @@ class EditorialChange(models.Model):
     # metric's direction on 345 boards): the record lists them as one entry,
     # with the boards behind a link (/changes/?batch=). Empty for a lone entry.
     batch = models.CharField(max_length=32, blank=True, default="", db_default="")
+    # The visitor's suggestion the decision accepted: the record credits it.
+    suggestion = models.ForeignKey(
+        Suggestion, null=True, blank=True, on_delete=models.PROTECT, related_name="changes"
+    )
 
     objects = EditorialChangeQuerySet.as_manager()
 

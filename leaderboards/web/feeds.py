@@ -116,6 +116,8 @@ class EditorialChangesFeed(Feed):
         text = f"{entry.old_value or '—'} → {entry.shown_new_value or '—'}."
         if entry.reason:
             text += f" Reason: {entry.reason}"
+        if entry.suggestion_id:
+            text += " Suggested by a visitor."
         return text
 
     def item_link(self, entry):

@@ -3,8 +3,9 @@
 Public pages are read-only: they answer GET and HEAD, OPTIONS says so with
 `Allow` and no body, and any other method is a 405 naming the allowed ones
 (TRACE and OPTIONS once answered 200 with the whole page, POST a 403 from
-the CSRF check). The admin, where editors write, is left to Django, and the API answers
-other methods itself (in JSON, as its clients read every answer).
+the CSRF check). The admin, where editors write, and the visitors' suggestion
+forms (/suggest/) are left to Django, and the API answers other methods
+itself (in JSON, as its clients read every answer).
 
 A NUL byte, or a lone surrogate, in the path or the query string is a 400
 here: PostgreSQL refuses a NUL in any text it is given, so each view that
@@ -14,6 +15,7 @@ an API evaluation id), and no address of the site holds one.
 
 import re
 
+from django.conf import settings
 from django.http import HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.urls import reverse
 
@@ -44,7 +46,7 @@ class RequestGuardMiddleware:
     def __call__(self, request):
         if self.writable is None:
             # Where editors sign in and write; reversed once the URLconf is loaded.
-            self.writable = reverse("admin:index")
+            self.writable = (reverse("admin:index"), reverse("leaderboards:suggest_root"))
             self.api = reverse("api:api-root")
         api = request.path.startswith(self.api)
         if untakeable(request.path) or any(
@@ -64,3 +66,18 @@ class RequestGuardMiddleware:
         response = HttpResponseNotAllowed(list(READ))
         response.headers["Allow"] = ALLOW
         return response
+
+
+def client_address(request):
+    """The client's address, for login throttling and the suggestions' limits.
+
+    Behind N trusted proxies (SOTASITE_PROXY_COUNT) it is the Nth address from
+    the right of X-Forwarded-For, the last one a proxy of ours wrote; anything
+    left of it is the client's to forge. Without proxies it is REMOTE_ADDR.
+    """
+    count = settings.SOTASITE_PROXY_COUNT
+    forwarded = [part.strip() for part in request.headers.get("x-forwarded-for", "").split(",")]
+    forwarded = [part for part in forwarded if part]
+    if count and len(forwarded) >= count:
+        return forwarded[-count]
+    return request.META.get("REMOTE_ADDR", "")

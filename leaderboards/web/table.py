@@ -235,9 +235,10 @@ def _tags_markup(tags):
     return f' <span class="tags"><span class="visually-hidden">Tags: </span>{links}</span>'
 
 
-def rows_markup(items, metric_names, shown, checked):
-    """The `<tr>`s of `items` (TableRows), with the metric columns `shown` (indexes)."""
+def rows_markup(items, metric_names, shown, checked, slug):
+    """The `<tr>`s of `items` (TableRows) of board `slug`, with the metric columns `shown`."""
     paper_link = _paper_link()
+    correction = escape(reverse("leaderboards:suggest_correction", args=[slug]))
     parts = []
     for item in items:
         row, v = item.row, item.verification
@@ -252,6 +253,11 @@ def rows_markup(items, metric_names, shown, checked):
             )
         if row.tags:
             added += _tags_markup(row.tags)
+        about = f"added={row.added.pk}" if row.added else f"row={row.pk}"
+        added += (
+            f' <a class="suggest-row" href="{correction}?{about}" rel="nofollow">'
+            f'Suggest a correction<span class="visually-hidden"> to {model}</span></a>'
+        )
         cells = []
         for index in shown:
             cell = item.cells[index]

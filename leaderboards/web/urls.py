@@ -10,6 +10,7 @@ from leaderboards.web.views import (
     methods,
     papers,
     search,
+    suggest,
 )
 
 app_name = "leaderboards"
@@ -45,4 +46,9 @@ urlpatterns = [
     # Issue #13: the public record of editors' work.
     path("changes/", changes.changes, name="changes"),
     path("changes/feed.atom", EditorialChangesFeed(), name="changes_feed"),
+    # Issue #31: visitors suggest, editors decide. The site's only public writes.
+    path("suggest/", suggest.suggest_about, name="suggest_root"),
+    path("suggest/<slug:slug>/correction", suggest.suggest_correction, name="suggest_correction"),
+    path("suggest/<slug:slug>/result", suggest.suggest_result, name="suggest_result"),
+    path("suggest/<slug:slug>/sent", suggest.suggest_sent, name="suggest_sent"),
 ]

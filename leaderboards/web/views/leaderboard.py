@@ -340,7 +340,7 @@ def _prepare(data):
             board, chart_metric, chart, filtered=False, shown_count=len(everything)
         ),
         charted=chart is not None,
-        first_rows_html=rows_markup(first_rows, names, folding.shown, checked),
+        first_rows_html=rows_markup(first_rows, names, folding.shown, checked, board.slug),
         filter_html=_filter_html(
             RowFilter(None, queryset=Row.objects.none(), tags=data.tag_counts()), [], syntology
         ),
@@ -431,7 +431,7 @@ def _detail_from_rows(request, slug, found, prepared):
         chart_html=chart_html,
         charted=charted,
         page_obj=page_obj,
-        rows_html=rows_markup(page_rows, names, folding.shown, prepared.checked),
+        rows_html=rows_markup(page_rows, names, folding.shown, prepared.checked, prepared.slug),
         filter_html=_filter_html(filterset, kept_params, prepared.syntology),
         filtered=filtered,
         shown_count=len(items),
