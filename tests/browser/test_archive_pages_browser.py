@@ -39,6 +39,12 @@ def test_the_new_pages_read_well_at_both_widths(showcase, live_server, browser, 
         formula = tab.locator(".abstract math").first.bounding_box()
         assert formula["width"] > 10 and formula["height"] > 5
         assert tab.locator(".abstract").inner_text().count("<script>") == 1
+        # Every value of the paper's results is on screen, whole: none cut at the edge.
+        values = tab.locator("table.paper-results dd")
+        assert values.count() > 0
+        for index in range(values.count()):
+            box = values.nth(index).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width, values.nth(index).inner_text()
         tab.goto(live_server.url + PAGES["method"])
         assert tab.locator(".years svg rect").count() == 5  # 2020 to 2024
         assert tab.locator(".description table").is_visible()

@@ -135,3 +135,19 @@ def test_paper_page_queries_do_not_grow_with_authors_code_or_results(
     with django_assert_num_queries(len(small.captured_queries)):
         html = client.get(url).content.decode()
     assert "Author 29" in html and "repo-19" in html and "Introduced 19" in html
+
+
+def test_a_metric_a_result_gives_no_value_for_is_left_out_not_shown_bare(
+    load, seed_page, write_page, client
+):
+    row = seed_page["rows"][0]
+    row["metrics"] = {"AUROC": "96.36", "FPR95": None}
+    ok, _, err = load(write_page(seed_page))
+    assert ok, err
+    html = client.get(row["paper"]).content.decode()
+    values = html[html.index('<table class="paper-results">') :]
+    values = values[: values.index("</table>")]
+    assert "<dt>AUROC</dt><dd class=\"mono\">96.36</dd>" in values
+    assert "<dt>FPR95</dt>" not in values
+    # On a phone each result is a card whose cells say what they are.
+    assert 'data-label="Values"' in values and 'data-label="Rank"' in values
