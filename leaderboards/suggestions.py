@@ -138,13 +138,14 @@ def accept(suggestion_id, user, decide):
     return outcome
 
 
-def reject(suggestions, reason, user):
-    """Reject waiting suggestions, with the editors' reason; returns how many."""
+def reject(chosen, reason, user):
+    """Reject the waiting ones of `chosen` (a queryset of suggestions), with the
+    editors' reason, in one statement however many; returns how many."""
     if not reason:
         raise ValueError("a rejected suggestion needs a reason")
     return (
         Suggestion.objects.pending()
-        .filter(pk__in=[suggestion.pk for suggestion in suggestions])
+        .filter(pk__in=chosen.order_by().values("pk"))
         .update(
             state=SuggestionState.REJECTED,
             decided_at=timezone.now(),

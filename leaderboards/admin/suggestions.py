@@ -22,6 +22,7 @@ from django.utils.html import format_html
 
 from leaderboards import decisions, suggestions
 from leaderboards.admin.additions import already_decided
+from leaderboards.admin.filters import LeaderboardSlugFilter
 from leaderboards.admin.forms import EditorLimits
 from leaderboards.models import (
     QUEUE_ORDER,
@@ -53,12 +54,48 @@ class DirectionForm(ReasonForm):
         self.fields["metric"].choices = [(name, name) for name in metrics]
 
 
+class StateFilter(admin.SimpleListFilter):
+    """The queue opens on the suggestions waiting for an editor; the decided ones a click away."""
+
+    title = "state"
+    parameter_name = "state"
+    ALL = "all"
+
+    def lookups(self, request, model_admin):
+        return [*SuggestionState.choices[1:], (self.ALL, "All")]
+
+    def choices(self, changelist):
+        waiting = self.value() in (None, SuggestionState.PENDING)
+        yield {
+            "selected": waiting,
+            "query_string": changelist.get_query_string(remove=[self.parameter_name]),
+            "display": SuggestionState.PENDING.label.capitalize(),
+        }
+        for value, label in self.lookup_choices:
+            yield {
+                "selected": self.value() == value,
+                "query_string": changelist.get_query_string({self.parameter_name: value}),
+                "display": label.capitalize(),
+            }
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value == self.ALL:
+            return queryset
+        if value not in SuggestionState.values:
+            value = SuggestionState.PENDING
+        return queryset.filter(state=value)
+
+
 @admin.register(Suggestion)
 class SuggestionAdmin(admin.ModelAdmin):
     list_display = ["summary", "kind", "leaderboard", "support", "created_at", "state"]
-    list_filter = ["state", "kind"]
-    search_fields = ["leaderboard__slug", "what", "model", "row_model", "paper_title"]
-    list_select_related = ["leaderboard__task", "leaderboard__dataset"]
+    list_filter = [StateFilter, "kind", LeaderboardSlugFilter]
+    # The suggestion's own words only: a join to the boards in the search sent
+    # SQLite through every board for each match.
+    search_fields = ["what", "model", "row_model", "paper_title"]
+    # Not joined: for_queue() reads the page's boards apart.
+    list_select_related = ()
     list_per_page = 50
     ordering = QUEUE_ORDER
     # A count of every match is a second scan of a queue that may hold thousands.
@@ -93,6 +130,9 @@ class SuggestionAdmin(admin.ModelAdmin):
         if obj is not None and obj.state != SuggestionState.PENDING:
             common |= {"decided_at", "decided_by", "decision_reason"}
         return [name for name in self.readonly_fields if name in said | common]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).for_queue()
 
     @admin.display(description="suggestion")
     def summary(self, obj):
@@ -182,7 +222,9 @@ class SuggestionAdmin(admin.ModelAdmin):
                 form = ReasonForm(request.POST)
                 if not form.is_valid():
                     return self.again(request, suggestion, reject_form=form)
-                suggestions.reject([suggestion], form.cleaned_data["reason"], request.user)
+                suggestions.reject(
+                    Suggestion.objects.filter(pk=pk), form.cleaned_data["reason"], request.user
+                )
                 self.message_user(
                     request,
                     "Rejected: the visitor's words stay with the editors.",
@@ -242,7 +284,7 @@ class SuggestionAdmin(admin.ModelAdmin):
     def reject(self, request, queryset):
         form = ReasonForm(request.POST if "apply" in request.POST else None)
         if form.is_valid():
-            count = suggestions.reject(list(queryset), form.cleaned_data["reason"], request.user)
+            count = suggestions.reject(queryset, form.cleaned_data["reason"], request.user)
             self.message_user(
                 request,
                 f"{counted(count, 'suggestion', 'suggestions')} rejected.",

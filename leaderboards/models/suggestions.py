@@ -26,22 +26,22 @@ class SuggestionState(models.TextChoices):
     REJECTED = "rejected", "rejected"
 
 
-# The editors' queue: waiting ones first, the most supported and newest first.
-QUEUE_ORDER = (
-    models.Case(
-        models.When(state=SuggestionState.PENDING, then=models.Value(0)),
-        default=models.Value(1),
-    ).asc(),
-    "-support",
-    "-created_at",
-    "-pk",
-)
+# The editors' queue: the most supported first, then the newest. Read along
+# an index (suggestion_queue_idx for one state, suggestion_support_idx for all):
+# sorting by an expression sorted every row, 11 s at 100,000 on SQLite.
+QUEUE_ORDER = ("-support", "-created_at", "-id")
 
 
 class SuggestionQuerySet(models.QuerySet):
     def for_queue(self):
-        """The queue's order, with what names each suggestion's board."""
-        return self.select_related("leaderboard__task", "leaderboard__dataset").order_by(
+        """The queue's order, with what names each suggestion's board.
+
+        The boards are read apart (one more query, of one page's boards by
+        key), not joined: SQLite, its statistics older than the queue, put the
+        suggestions last in the join and took 11 s at 100,000.
+        """
+        boards = Leaderboard.objects.titled().without_blocks()
+        return self.prefetch_related(models.Prefetch("leaderboard", queryset=boards)).order_by(
             *QUEUE_ORDER
         )
 

@@ -44,7 +44,9 @@ def test_the_new_pages_read_well_at_both_widths(showcase, live_server, browser, 
         assert values.count() > 0
         for index in range(values.count()):
             box = values.nth(index).bounding_box()
-            assert box["x"] >= 0 and box["x"] + box["width"] <= width, values.nth(index).inner_text()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width, values.nth(
+                index
+            ).inner_text()
         tab.goto(live_server.url + PAGES["method"])
         assert tab.locator(".years svg rect").count() == 5  # 2020 to 2024
         assert tab.locator(".description table").is_visible()

@@ -147,7 +147,7 @@ def test_a_metric_a_result_gives_no_value_for_is_left_out_not_shown_bare(
     html = client.get(row["paper"]).content.decode()
     values = html[html.index('<table class="paper-results">') :]
     values = values[: values.index("</table>")]
-    assert "<dt>AUROC</dt><dd class=\"mono\">96.36</dd>" in values
+    assert '<dt>AUROC</dt><dd class="mono">96.36</dd>' in values
     assert "<dt>FPR95</dt>" not in values
     # On a phone each result is a card whose cells say what they are.
     assert 'data-label="Values"' in values and 'data-label="Rank"' in values
