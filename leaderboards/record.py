@@ -29,16 +29,19 @@ from leaderboards.upkeep.figures import refresh_leaderboards
 
 SHOWN, WITHHELD, UNKNOWN = "shown", "withheld", "unknown"
 
-# The visitor's suggestion the decision being made accepts (suggestions.accept).
+# The visitor's suggestion the decision being made accepts (suggestions.accept),
+# and the entries written for it.
 _credited = contextvars.ContextVar("credited_suggestion", default=None)
 
 
 @contextmanager
 def crediting(suggestion):
-    """Every entry written in the block credits `suggestion` (EditorialChange.suggestion)."""
-    token = _credited.set(suggestion)
+    """Every entry written in the block credits `suggestion` (EditorialChange.suggestion);
+    yields the list they are added to."""
+    written = []
+    token = _credited.set((suggestion, written))
     try:
-        yield
+        yield written
     finally:
         _credited.reset(token)
 
@@ -106,10 +109,11 @@ def new_batch():
 
 def _write(entries):
     entries = list(entries)
-    suggestion = _credited.get()
-    if suggestion is not None:
+    credited = _credited.get()
+    if credited is not None:
         for entry in entries:
-            entry.suggestion = suggestion
+            entry.suggestion = credited[0]
+        credited[1].extend(entries)
     if len(entries) > 1:
         # One decision on many rows or boards reads as one entry in the record.
         batch = new_batch()

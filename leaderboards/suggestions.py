@@ -40,6 +40,11 @@ class Limited(Exception):
         self.message = message
 
 
+class NothingDecided(Exception):
+    """The decision changed nothing (the row was withheld already, the direction set):
+    the suggestion stays waiting, for an editor to reject with that reason."""
+
+
 class AlreadyDecided(Exception):
     """Another editor accepted or rejected the suggestion first."""
 
@@ -124,14 +129,17 @@ def accept(suggestion_id, user, decide):
     """Accept a waiting suggestion by making its decision: `decide()`, whose
     record entries credit it. Returns what decide() returns.
 
-    Raises AlreadyDecided if another editor decided it first; then nothing is done.
+    Raises AlreadyDecided if another editor decided it first, NothingDecided if
+    the decision wrote nothing to the record; then nothing is done.
     """
     with transaction.atomic():
         suggestion = Suggestion.objects.select_for_update().get(pk=suggestion_id)
         if suggestion.state != SuggestionState.PENDING:
             raise AlreadyDecided(suggestion)
-        with record.crediting(suggestion):
+        with record.crediting(suggestion) as written:
             outcome = decide()
+        if not written:
+            raise NothingDecided
         suggestion.state = SuggestionState.ACCEPTED
         suggestion.decided_at, suggestion.decided_by = timezone.now(), user
         suggestion.save(update_fields=["state", "decided_at", "decided_by"])

@@ -260,6 +260,14 @@ class SuggestionAdmin(admin.ModelAdmin):
         except suggestions.AlreadyDecided as decided:
             self.message_user(request, already_decided(decided.suggestion), messages.WARNING)
             return HttpResponseRedirect(back)
+        except suggestions.NothingDecided:
+            self.message_user(
+                request,
+                "Nothing changed: the board already shows it so. The suggestion still waits: "
+                "reject it, saying so.",
+                messages.WARNING,
+            )
+            return HttpResponseRedirect(back)
         self.message_user(
             request,
             format_html(

@@ -244,3 +244,105 @@ def test_deleting_the_board_takes_its_suggestions_and_their_voices(seeded):
     SuggestionVoice.objects.create(suggestion=suggestion, address="0" * 64)
     seeded.delete()
     assert not Suggestion.objects.exists() and not SuggestionVoice.objects.exists()
+
+
+def test_a_decision_that_changes_nothing_leaves_the_suggestion_waiting(
+    seeded, editor, editor_client
+):
+    from leaderboards import decisions
+
+    spam = Row.objects.get(model=SPAM_MODEL)
+    decisions.withhold([spam], "Copied values.", editor)
+    suggestion = suggest(seeded, row_key=spam.key, row_model=spam.model)
+    response = decide(editor_client, suggestion, decision="withhold", reason="Copied values.")
+    assert response.status_code == 302
+    messages = editor_client.get(response["Location"]).content.decode()
+    assert "Nothing changed: the board already shows it so." in messages
+    suggestion.refresh_from_db()
+    assert suggestion.state == "pending"
+    assert not EditorialChange.objects.filter(suggestion=suggestion).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_editors_at_once_on_postgresql_decide_it_once(load, django_user_model):
+    import threading
+    import time
+
+    from django.db import connection
+
+    from leaderboards import decisions
+    from leaderboards.models import Leaderboard
+    from tests.helpers import SEED_FILE
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks: on SQLite every write transaction runs alone")
+    ok, _, err = load(SEED_FILE)
+    assert ok, err
+    board = Leaderboard.objects.get(slug=SEED_SLUG)
+    spam = Row.objects.get(model=SPAM_MODEL)
+    suggestion = suggest(board, row_key=spam.key, row_model=spam.model)
+    erin = django_user_model.objects.create_user("erin")
+    outcomes = []
+
+    def withhold():
+        # Holds the suggestion's lock a while: the other editor arrives meanwhile.
+        time.sleep(0.5)
+        return decisions.withhold([spam], "Copied values.", erin)
+
+    def direction():
+        metric = Metric.objects.get(leaderboard=board, name="AUROC")
+        return decisions.set_direction([metric], "higher", erin, reason="r")
+
+    def editor(decide):
+        try:
+            suggestions.accept(suggestion.pk, erin, decide)
+            outcomes.append("accepted")
+        except suggestions.AlreadyDecided:
+            outcomes.append("told")
+        finally:
+            connection.close()
+
+    first = threading.Thread(target=editor, args=(withhold,))
+    second = threading.Thread(target=editor, args=(direction,))
+    first.start()
+    time.sleep(0.1)
+    second.start()
+    first.join(30)
+    second.join(30)
+    assert sorted(outcomes) == ["accepted", "told"]
+    assert EditorialChange.objects.filter(suggestion=suggestion).count() == 1
+    assert Metric.objects.get(leaderboard=board, name="AUROC").stated_direction is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_suggestion_sent_at_once_from_two_addresses_is_one_entry(load):
+    import threading
+
+    from django.db import connection
+
+    from leaderboards.models import Leaderboard
+    from tests.helpers import SEED_FILE
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks: on SQLite every write transaction runs alone")
+    ok, _, err = load(SEED_FILE)
+    assert ok, err
+    board = Leaderboard.objects.get(slug=SEED_SLUG)
+    start = threading.Barrier(4)
+
+    def send(address):
+        try:
+            start.wait()
+            suggestion = Suggestion(leaderboard=board, kind="correction", what="w", why="y")
+            suggestion.fingerprint = suggestions.fingerprint(["same"])
+            suggestions.submit(suggestion, address)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send, args=(f"198.51.100.{n}",)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    [stored] = Suggestion.objects.all()
+    assert stored.support == 4 and SuggestionVoice.objects.count() == 4

@@ -101,6 +101,9 @@ def test_a_newer_result_needs_a_citation_and_a_value_under_the_boards_metrics(se
         ("what", SCRIPT, "Plain text only, please"),
         ("what", "a <b>bold</b> claim", "Plain text only, please"),
         ("why", "bell\x07 rings", "control character U+0007"),
+        # PostgreSQL takes no NUL in text: refused with the reason, never a 500.
+        ("what", "nul\x00 byte", "contains a NUL character"),
+        ("citation_url", "https://example.org/\x00", "contains a NUL character"),
         ("what", "x" * 1001, "at most 1000 characters"),
         ("why", "x" * 2001, "at most 2000 characters"),
         ("what", "", "This field is required."),
