@@ -21,6 +21,7 @@ from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
 
+
 FAILURES_BEFORE_PAUSE = 3
 PAUSE_SECONDS = 10.0
 

@@ -15,6 +15,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
 from sotasite import keycheck
+from sotasite.release import code_version
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -174,13 +175,17 @@ REDIS_URL = os.environ.get("REDIS_URL")
 _page_cache_dir = os.environ.get("SOTASITE_PAGE_CACHE_DIR")
 
 
+# The page cache's namespace: this release's (sotasite/release.py).
+PAGE_CACHE_PREFIX = f"sotasite:{code_version(BASE_DIR)}"
+
+
 def redis_page_cache(url):
     # Entries age out by their timeout; give the server a maxmemory with an LRU
     # policy so the newest pages stay when memory runs short.
     return {
         "BACKEND": "sotasite.caches.ResilientRedisCache",
         "LOCATION": url,
-        "KEY_PREFIX": "sotasite",
+        "KEY_PREFIX": PAGE_CACHE_PREFIX,
     }
 
 
@@ -192,6 +197,7 @@ CACHES = {
         else {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
             "LOCATION": _page_cache_dir,
+            "KEY_PREFIX": PAGE_CACHE_PREFIX,
             "OPTIONS": {"MAX_ENTRIES": 20000},
         }
         if _page_cache_dir
