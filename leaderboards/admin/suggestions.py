@@ -89,7 +89,8 @@ class StateFilter(admin.SimpleListFilter):
 
 @admin.register(Suggestion)
 class SuggestionAdmin(admin.ModelAdmin):
-    list_display = ["summary", "kind", "leaderboard", "support", "created_at", "state"]
+    # The summary names the kind ("Correction: ...", "Newer result: ...").
+    list_display = ["summary", "leaderboard", "support", "created_at", "state"]
     list_filter = [StateFilter, "kind", LeaderboardSlugFilter]
     # The suggestion's own words only: a join to the boards in the search sent
     # SQLite through every board for each match.
