@@ -247,6 +247,10 @@ def models_in_order(page):
     return [htmllib.unescape(name) for name in cells]
 
 
+# A board row's rank cell: the row's "Suggest a correction" pencil, then its rank.
+RANK_CELL = r'<td class="num rank">(?:<a class="suggest-row"[^>]*>(?:(?!</td>).)*?</a> )?{}</td>'
+
+
 def exported(client):
     """The seed board's JSON export, as a visitor downloads it."""
     board = reverse("leaderboards:leaderboard_json", args=[SEED_SLUG])

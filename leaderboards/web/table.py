@@ -253,10 +253,13 @@ def rows_markup(items, metric_names, shown, checked, slug):
             )
         if row.tags:
             added += _tags_markup(row.tags)
+        # A pencil in the rank cell, named in full for screen readers: a line of
+        # text under every model made each row a line taller.
         about = f"added={row.added.pk}" if row.added else f"row={row.pk}"
-        added += (
-            f' <a class="suggest-row" href="{correction}?{about}" rel="nofollow">'
-            f'Suggest a correction<span class="visually-hidden"> to {model}</span></a>'
+        suggest = (
+            f'<a class="suggest-row" href="{correction}?{about}" rel="nofollow"'
+            ' title="Suggest a correction"><span aria-hidden="true">✎</span>'
+            f'<span class="visually-hidden">Suggest a correction to {model}</span></a> '
         )
         cells = []
         for index in shown:
@@ -313,7 +316,7 @@ def rows_markup(items, metric_names, shown, checked, slug):
             verified = f'<td class="verified">{badge}</td>'
         parts.append(
             "\n      <tr>"
-            f'{ROW_INDENT}<td class="num rank">{rank}</td>'
+            f'{ROW_INDENT}<td class="num rank">{suggest}{rank}</td>'
             f'{ROW_INDENT}<td class="model"><span class="clamp" title="{model}">{model}</span>'
             f"{added}</td>"
             f"{ROW_INDENT}{''.join(cells)}"

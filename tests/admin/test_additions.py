@@ -9,7 +9,15 @@ from django.urls import reverse
 
 from leaderboards import record
 from leaderboards.models import EditorAddition, EditorialChange
-from tests.helpers import NEW_MODEL, SEED_FILE, SEED_SLUG, add_in_admin, admin_url, exported
+from tests.helpers import (
+    NEW_MODEL,
+    RANK_CELL,
+    SEED_FILE,
+    SEED_SLUG,
+    add_in_admin,
+    admin_url,
+    exported,
+)
 from tests.hostile import SCRIPT
 
 BOARD = reverse("leaderboards:leaderboard", args=[SEED_SLUG])
@@ -23,7 +31,7 @@ def test_an_editor_adds_a_result_and_the_page_marks_it(seeded, editor_client, cl
     response = add_in_admin(editor_client, seeded)
     assert response.status_code == 302, response.content.decode()[:3000]
     html = client.get(BOARD).content.decode()
-    row = re.search(r"<tr>\s*<td class=\"num rank\">—</td>.*?</tr>", html, re.S).group(0)
+    row = re.search(r"<tr>\s*" + RANK_CELL.format("—") + ".*?</tr>", html, re.S).group(0)
     assert NEW_MODEL in row and "added by editors" in row
     # Its note is text on the page, not a tooltip; its citation is the paper's link.
     assert '<span class="added-note">Table 2 of the paper' in row
@@ -208,7 +216,7 @@ def test_an_entry_is_promoted_once_and_marked_in_both_lists(
     page = client.get(BOARD).content.decode()
     since_block = page[page.index('id="since-archive"') :]
     assert '<span class="badge added">promoted</span>' in since_block
-    row = re.search(r"<tr>\s*<td class=\"num rank\">—</td>.*?</tr>", page, re.S).group(0)
+    row = re.search(r"<tr>\s*" + RANK_CELL.format("—") + ".*?</tr>", page, re.S).group(0)
     assert '<td class="date">Oct 2025</td>' in row
     assert exported(client)["editor_additions"][0]["paper_month"] == "2025-10"
     # A second try, from a form opened before the first was saved, is told so.

@@ -21,7 +21,7 @@ def test_home_to_area_to_task_to_leaderboard_to_paper(seeded, live_server, page,
     page.get_by_role("link", name="ImageNet-1k vs SUN").click()
     assert page.url.endswith(f"/sota/{SEED_SLUG}")
     screenshot(page, "catalogue-4-leaderboard")
-    page.locator("table.results tbody tr").first.get_by_role("link").first.click()
+    page.locator("table.results tbody tr").first.locator("td.paper a").first.click()
     assert page.url.endswith("/paper/enhanced-ood-detection-through-cross-modal")
     assert "CMA(ViT-B/16, NegLabel)" in page.locator("table").inner_text()
     screenshot(page, "catalogue-5-paper")

@@ -26,7 +26,9 @@ def test_a_visitor_suggests_a_correction_to_a_row_from_the_keyboard(
     page = context.new_page()
     page.goto(live_server.url + reverse("leaderboards:leaderboard", args=[SEED_SLUG]))
     link = page.locator("table.results tbody tr", has_text=SPAM_MODEL).locator("a.suggest-row")
-    assert link.inner_text().startswith("Suggest a correction")
+    # A pencil to the eye, its whole name to a screen reader.
+    assert link.get_attribute("title") == "Suggest a correction"
+    assert link.text_content() == f"✎Suggest a correction to {SPAM_MODEL}"
     link.focus()
     page.keyboard.press("Enter")
     page.wait_for_url("**/correction?row=*")

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from leaderboards.models import Metric
 from leaderboards.web.table import mostly_empty
-from tests.helpers import SEED_SLUG, models_in_order, scaled_page
+from tests.helpers import RANK_CELL, SEED_SLUG, models_in_order, scaled_page
 
 URL = reverse("leaderboards:leaderboard", args=[SEED_SLUG])
 
@@ -22,7 +22,7 @@ def model_row(html, model):
 
 
 def ranks_in_order(html):
-    return [int(rank) for rank in re.findall(r'<td class="num rank">(\d+)</td>', html)]
+    return [int(rank) for rank in re.findall(RANK_CELL.format(r"(\d+)"), html)]
 
 
 def section(html, element_id):
