@@ -222,14 +222,16 @@ def page_cache(request, settings):
         if not TEST_REDIS_URL:
             pytest.skip("SOTASITE_TEST_REDIS_URL names no Redis server (make test does)")
         settings.CACHES = {**settings.CACHES, PAGE_CACHE: redis_page_cache(TEST_REDIS_URL)}
-    from leaderboards.web.prepared import rows_kept
+    from leaderboards.web.prepared import orders_kept, rows_kept
 
     settings.SOTASITE_PAGE_CACHE = True
     caches[PAGE_CACHE].clear()
     rows_kept.clear()
+    orders_kept.clear()
     yield
     caches[PAGE_CACHE].clear()
     rows_kept.clear()
+    orders_kept.clear()
 
 
 # Editors (issue #5): an account made the way the README says, signed in.

@@ -197,12 +197,15 @@ _held: contextvars.ContextVar[ExitStack] = contextvars.ContextVar("render_slots"
 
 
 def take_slot(rows):
-    """Hold a render slot until the view returns, if a board of `rows` rows is expensive to render.
+    """Hold a render slot until the view returns, if a board of `rows` rows is expensive to
+    render; True when one was taken (the request may have waited).
 
     Raises Busy when none comes free in time; only inside a view wrapped by expensive().
     """
-    if rows >= settings.SOTASITE_RENDERS_FROM_ROWS:
-        _held.get().enter_context(limiter().slot())
+    if rows < settings.SOTASITE_RENDERS_FROM_ROWS:
+        return False
+    _held.get().enter_context(limiter().slot())
+    return True
 
 
 def expensive(view):

@@ -241,8 +241,8 @@ class _Reader:
             [leaderboard_id],
         )
 
-    def rows(self, leaderboard_id, extras):
-        """Every row of the board in rank order, shown or not.
+    def rows(self, leaderboard_id, extras, ids=None):
+        """Every row of the board in rank order, shown or not; with `ids`, those rows only.
 
         PageRow's fields, then withheld, what the source said of code and its
         tags, then (with `extras`) the extra keys.
@@ -256,33 +256,46 @@ class _Reader:
             extra_sql, params = _within_limit_sql("r.extra")
             columns += f", {extra_sql}"
             params = [*params, leaderboard_id]
+        among, among_params = _among("r.id", ids)
         found = self._fetch(
             f"SELECT {columns} FROM {self.rows_table} r "
             f"LEFT JOIN {self.papers_table} p ON p.id = r.paper_id "
-            "WHERE r.leaderboard_id = %s ORDER BY r.rank",
-            params,
+            f"WHERE r.leaderboard_id = %s{among} ORDER BY r.rank",
+            [*params, *among_params],
         )
         if not extras:
             return found
         field, connection = self.extra_field, self.connection
         return [(*values[:13], decode_within(field, values[13], connection)) for values in found]
 
-    def values(self, leaderboard_id):
-        """(row id, metric id, raw, number) of the shown rows, each row's in file order."""
+    def values(self, leaderboard_id, ids=None):
+        """(row id, metric id, raw, number) of the shown rows (of `ids`), in file order."""
+        among, among_params = _among("r.id", ids)
         return self._fetch(
             f"SELECT v.row_id, v.metric_id, v.raw, v.number FROM {self.values_table} v "
             f"JOIN {self.rows_table} r ON r.id = v.row_id "
-            "WHERE r.leaderboard_id = %s AND r.withheld = %s ORDER BY v.row_id, v.position",
-            [leaderboard_id, False],
+            f"WHERE r.leaderboard_id = %s AND r.withheld = %s{among} "
+            "ORDER BY v.row_id, v.position",
+            [leaderboard_id, False, *among_params],
         )
 
-    def verifications(self, snapshot_id):
+    def verifications(self, snapshot_id, ids=None):
+        among, among_params = _among("row_id", ids)
         return self._fetch(
             "SELECT row_id, n_ran, n_unverified, n_pointer_only_licence "
             f"FROM {self.verifications_table} "
-            "WHERE snapshot_id = %s AND row_id IS NOT NULL",
-            [snapshot_id],
+            f"WHERE snapshot_id = %s AND row_id IS NOT NULL{among}",
+            [snapshot_id, *among_params],
         )
+
+
+def _among(column, ids):
+    """(SQL, parameters) narrowing a WHERE clause to `ids`, or nothing when `ids` is None."""
+    if ids is None:
+        return "", []
+    if not ids:
+        return " AND 1 = 0", []
+    return f" AND {column} IN ({', '.join(['%s'] * len(ids))})", list(ids)
 
 
 class PageData:
@@ -297,9 +310,13 @@ class PageData:
     writes: decoding them is a tenth of the page's time on a big board. It
     also leaves out the snapshot's unknown keys; the board's are for the export
     to read (bounded() them, or leave them deferred).
+
+    `only` (row ids, editor-added result ids) reads those alone: one page of a
+    board whose order is known already (prepared.kept_order). The board-wide
+    counts (withheld, tags, code per archive) are then of those rows alone.
     """
 
-    def __init__(self, leaderboard, *, row_extras=True):
+    def __init__(self, leaderboard, *, row_extras=True, only=None):
         self.leaderboard = leaderboard
         self.row_extras = row_extras
         # (block, reason) for each part of the page a stored value kept from being shown.
@@ -311,7 +328,8 @@ class PageData:
         by_pk = {}
         empty = [None] * len(self.metrics)
         self.withheld = 0
-        for values in reader.rows(leaderboard.pk, row_extras):
+        row_ids, addition_ids = only if only is not None else (None, None)
+        for values in reader.rows(leaderboard.pk, row_extras, row_ids):
             pk, rank, model, extra_data, slug, title, url, day, code, links, withheld = values[:11]
             if withheld:
                 self.withheld += 1
@@ -326,7 +344,7 @@ class PageData:
             self.rows.append(row)
             by_pk[pk] = row
         column = {metric.pk: index for index, metric in enumerate(self.metrics)}
-        for row_id, metric_id, raw, number in reader.values(leaderboard.pk):
+        for row_id, metric_id, raw, number in reader.values(leaderboard.pk, row_ids):
             row = by_pk[row_id]
             if number is not None and not math.isfinite(number):
                 # Stored before the parser refused infinities: no chart or sort can place it.
@@ -343,26 +361,28 @@ class PageData:
         if self.snapshot is not None:
             self.verification = {
                 row_id: Verification(n_ran, n_unverified, n_pointer)
-                for row_id, n_ran, n_unverified, n_pointer in reader.verifications(self.snapshot.pk)
+                for row_id, n_ran, n_unverified, n_pointer in reader.verifications(
+                    self.snapshot.pk, row_ids
+                )
             }
-        self.additions = self._additions()
+        self.additions = self._additions(addition_ids)
         # By id: the export names each row's values by them, thousands on a big board.
         self.metric_names = {metric.pk: metric.name for metric in self.metrics}
 
-    def _additions(self):
-        """The board's shown editor-added results, oldest first, as rows after the archive's.
+    def _additions(self, ids=None):
+        """The board's shown editor-added results (of `ids`), oldest first, as rows after
+        the archive's.
 
         Looked for only on boards with an editorial change: adding a result is one.
         """
-        if not self.leaderboard.editorial_change_count:
+        if not self.leaderboard.editorial_change_count or ids == ():
             return []
         column = {metric.name: index for index, metric in enumerate(self.metrics)}
         rows = []
-        for addition in (
-            EditorAddition.objects.filter(leaderboard=self.leaderboard, withheld=False)
-            .select_related("added_by")
-            .order_by("added_at", "pk")
-        ):
+        additions = EditorAddition.objects.filter(leaderboard=self.leaderboard, withheld=False)
+        if ids is not None:
+            additions = additions.filter(pk__in=ids)
+        for addition in additions.select_related("added_by").order_by("added_at", "pk"):
             metrics = readable(addition.metrics)
             row = PageRow(
                 pk=None,

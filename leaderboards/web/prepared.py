@@ -23,11 +23,13 @@ Nothing here depends on who asks: the board's page is the same for an editor.
 """
 
 import threading
+from array import array
 from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.template.loader import render_to_string
 
 from leaderboards.web.filters import RowFilter
@@ -36,8 +38,8 @@ from leaderboards.web.table import Folding
 
 # Raised whenever what is kept changes shape, so a shared cache filled by an
 # older deploy is never read as this one's (2: the class kept was renamed, and an
-# older entry would not unpickle).
-FORMAT = 2
+# older entry would not unpickle; 3: the board's tags were added).
+FORMAT = 3
 
 # The query-string keys that change what the page shows; any other is carried
 # along in its links and changes nothing else.
@@ -82,6 +84,7 @@ class PreparedBoard:
     charted: bool  # that chart has points to plot
     first_rows_html: str  # the first page of rows in the archive's order
     filter_html: str  # the form with nothing filled in
+    tag_counts: tuple  # (tag, rows) of the board's tags, most used first: the form offers them
 
 
 def asks_for_a_view(params):
@@ -110,6 +113,64 @@ def keep(found, board_id, prepared):
         caches[PAGE_CACHE].set(_key(found), prepared, settings.SOTASITE_PAGE_CACHE_TIMEOUT)
 
 
+def _order_part(sort):
+    key, index, order = sort
+    # A metric by its place: its name may hold what a cache key must not.
+    column = key if index is None else f"metric{index}"
+    return f":order:{column}:{order}"
+
+
+def kept_order(found, sort):
+    """The board's shown results in `sort`'s order, as order_ids() wrote them, or None.
+
+    A view of a board too large to keep in a process (RowsKept) that narrows
+    nothing reads only its page's rows along this order: sorting a 100,000-row
+    board costs a second of a worker's time, and reading one page of it a few
+    milliseconds. Kept beside the prepared parts, under the same versions, and
+    in the process too: one-off addresses flooding a per-process page cache
+    would push it out, and every view would sort the board again.
+    """
+    if not _usable(found):
+        return None
+    part = _order_part(sort)
+    ids = orders_kept.get(found, part)
+    if ids is None and _shared():
+        packed = caches[PAGE_CACHE].get(_key(found) + part)
+        if packed is None:
+            return None
+        ids = array("q")
+        ids.frombytes(packed)
+        orders_kept.put(found, ids, len(ids), part)
+    return ids
+
+
+def keep_order(found, board_id, sort, ids):
+    if _usable(found) and found.board_id == board_id:
+        ids = array("q", ids)
+        part = _order_part(sort)
+        orders_kept.put(found, ids, len(ids), part)
+        if _shared():
+            caches[PAGE_CACHE].set(
+                _key(found) + part, ids.tobytes(), settings.SOTASITE_PAGE_CACHE_TIMEOUT
+            )
+
+
+def _shared():
+    """Whether the page cache is shared with other processes: a process's own would
+    hold a second copy of what orders_kept holds (14 MB for a 100,000-row board)."""
+    return not isinstance(caches[PAGE_CACHE], LocMemCache)
+
+
+def order_ids(items):
+    """The ids of TableRows in order: a row's id, an editor-added result's negated."""
+    return [item.row.pk if item.row.added is None else -item.row.added.pk for item in items]
+
+
+def split_ids(ids):
+    """(row ids, editor-added result ids) of order_ids()' `ids`."""
+    return tuple(i for i in ids if i > 0), tuple(-i for i in ids if i < 0)
+
+
 def render_part(name, context):
     return render_to_string(f"leaderboards/leaderboard/{name}.html", context)
 
@@ -133,20 +194,22 @@ class RowsKept:
         self._entries = OrderedDict()  # key -> (rows, data)
         self._rows = 0
 
-    def get(self, found):
+    def get(self, found, part=""):
+        """What put() kept for these versions (and `part` of the board), or None."""
         if not _usable(found):
             return None
+        key = _key(found) + part
         with self._lock:
-            entry = self._entries.get(_key(found))
+            entry = self._entries.get(key)
             if entry is None:
                 return None
-            self._entries.move_to_end(_key(found))
+            self._entries.move_to_end(key)
             return entry[1]
 
-    def put(self, found, data, rows):
+    def put(self, found, data, rows, part=""):
         if not _usable(found) or rows > self.max_rows:
             return
-        key = _key(found)
+        key = _key(found) + part
         with self._lock:
             if key in self._entries:
                 return
@@ -164,3 +227,6 @@ class RowsKept:
 
 # 20,000 rows of two metrics are about 25 MB of a worker's memory (1.3 KB a row, measured).
 rows_kept = RowsKept(max_rows=20_000)
+# The orders of boards too large for it, 8 bytes a result: 24 MB at most, all the
+# orders of a 100,000-row board of four metrics.
+orders_kept = RowsKept(max_rows=3_000_000)

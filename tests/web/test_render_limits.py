@@ -217,3 +217,38 @@ def test_a_view_built_from_rows_leaves_no_row_for_the_garbage_collector(seeded, 
         gc.garbage.clear()
         gc.enable()
     assert left == []
+
+
+@pytest.mark.parametrize("query", ["", "?sort=model"])
+def test_a_request_that_waited_for_its_slot_uses_what_another_kept_meanwhile(
+    seeded, client, slots, page_cache, monkeypatch, query
+):
+    """The requests queued behind the one preparing a large board read none of its rows."""
+    from django.test import Client
+
+    from leaderboards.web.page_data import _Reader
+    from leaderboards.web.prepared import rows_kept
+    from leaderboards.web.views import leaderboard as views
+
+    monkeypatch.setattr(rows_kept, "max_rows", 10)  # the seed stands for a 100,000-row board
+    real_take_slot, real_rows, others, reads = views.take_slot, _Reader.rows, [], []
+
+    def take_slot_after_another(rows):
+        if not others:
+            # While this request waits, another prepares the board and keeps its parts.
+            others.append(None)
+            others[0] = Client().get(BOARD)
+            reads.append("the other's")
+        return real_take_slot(rows)
+
+    def rows(reader, leaderboard_id, extras, ids=None):
+        reads.append("every row" if ids is None else f"{len(ids)} by id")
+        return real_rows(reader, leaderboard_id, extras, ids)
+
+    monkeypatch.setattr(views, "take_slot", take_slot_after_another)
+    monkeypatch.setattr(_Reader, "rows", rows)
+    response = client.get(BOARD + query)
+    assert response.status_code == others[0].status_code == 200
+    # Every row read once, by the other request; this one at most its page's, by id.
+    assert reads == ["every row", "the other's", *(["22 by id"] if query else [])]
+    assert "CMA(ViT-B/16, NegLabel)" in response.content.decode()

@@ -28,9 +28,13 @@ from leaderboards.web.prepared import (
     PreparedBoard,
     asks_for_a_view,
     keep,
+    keep_order,
     kept,
+    kept_order,
+    order_ids,
     render_part,
     rows_kept,
+    split_ids,
 )
 from leaderboards.web.table import (
     ASC,
@@ -63,14 +67,29 @@ class Header:
     anchor: str = ""
 
 
-def _page_data(slug, *, row_extras=True):
-    """The board's PageData; its unknown keys are read only for the export (`row_extras`)."""
+class AnsweredMeanwhile(Exception):
+    """What another request kept while this one waited for a render slot answers it."""
+
+    def __init__(self, response):
+        self.response = response
+
+
+def _page_data(slug, *, row_extras=True, only=None, meanwhile=None):
+    """The board's PageData; its unknown keys are read only for the export (`row_extras`).
+
+    With `only` (PageData's), one page's rows: cheap whatever the board's size, so no slot.
+    `meanwhile`, asked once the slot is taken, gives a response that needs none of the
+    rows, or None; a response raises AnsweredMeanwhile.
+    """
     boards = bounded(Leaderboard.objects.named(), "source", *(["extra"] if row_extras else []))
     if not row_extras:
         boards = boards.defer("extra")
     board = get_object_or_404(boards, slug=slug)
-    take_slot(board.row_count)
-    return PageData(board, row_extras=row_extras)
+    if only is None and take_slot(board.row_count):
+        response = meanwhile() if meanwhile is not None else None
+        if response is not None:
+            raise AnsweredMeanwhile(response)
+    return PageData(board, row_extras=row_extras, only=only)
 
 
 def _query(request, **changes):
@@ -317,6 +336,7 @@ def _prepare(data):
     names = [metric.name for metric in metrics]
     first_rows = everything[:ROWS_PER_PAGE]
     syntology = bool(document["syntology"])
+    tags = tuple(data.tag_counts())
     return PreparedBoard(
         slug=board.slug,
         url=board.get_absolute_url(),
@@ -342,8 +362,9 @@ def _prepare(data):
         charted=chart is not None,
         first_rows_html=rows_markup(first_rows, names, folding.shown, checked, board.slug),
         filter_html=_filter_html(
-            RowFilter(None, queryset=Row.objects.none(), tags=data.tag_counts()), [], syntology
+            RowFilter(None, queryset=Row.objects.none(), tags=tags), [], syntology
         ),
+        tag_counts=tags,
     )
 
 
@@ -366,16 +387,117 @@ def _filter_html(filterset, hidden_params, syntology):
     )
 
 
+def _too_large_to_keep(prepared):
+    """A board whose rows no process keeps (RowsKept): its views that narrow nothing
+    read one page along a kept order instead of every row."""
+    return prepared.total_count + prepared.added_count > rows_kept.max_rows
+
+
+def _keep_orders(found, board_id, everything, metrics):
+    """Keep the board's order for every sort the page offers, both ways: once its rows are
+    read, a second of sorting spares each later view of it reading them again."""
+    sorts = [(key, None, order) for key in FIXED_COLUMNS for order in (ASC, DESC)]
+    sorts += [
+        (metric.name, index, order) for index, metric in enumerate(metrics) for order in (ASC, DESC)
+    ]
+    for sort in sorts:
+        keep_order(found, board_id, sort, order_ids(sort_rows(everything, *sort)))
+
+
+def _kept_params(request):
+    """What the filter form and "clear filters" keep: how the table is sorted, charted, folded."""
+    kept_params = [
+        (name, request.GET[name]) for name in ("sort", "order", "chart") if name in request.GET
+    ]
+    return kept_params + [("metrics", name) for name in request.GET.getlist("metrics")]
+
+
+def _detail_along_order(request, slug, found, prepared):
+    """The view of a large board read one page at a time along its kept order, or None
+    when the view narrows the rows, charts another metric or its order is not kept yet.
+
+    The same page _detail_from_rows() builds from every row (a test compares them).
+    """
+    filterset = RowFilter(
+        request.GET or None, queryset=Row.objects.none(), tags=prepared.tag_counts
+    )
+    if filterset.is_bound and (not filterset.is_valid() or filterset.active):
+        return None
+    names = [metric.name for metric in prepared.metrics]
+    if _chart_index(request.GET.get("chart"), names) != 0:
+        return None
+    sort = resolve_sort(request.GET, prepared.metrics)
+    ids = kept_order(found, sort)
+    if ids is None:
+        return None
+    page_obj = Paginator(range(len(ids)), ROWS_PER_PAGE).get_page(request.GET.get("page"))
+    page_ids = [ids[index] for index in page_obj.object_list]
+    data = _page_data(slug, row_extras=False, only=split_ids(page_ids))
+    items = _results(data)
+    by_id = dict(zip(order_ids(items), items, strict=True))
+    # A row gone since the order was kept (a load under way) is left out, not a 500.
+    page_rows = [by_id[key] for key in page_ids if key in by_id]
+    # Every shown result counts: the order holds them all, as the folding's counts do.
+    folding = fold(ids, prepared.metrics, request.GET, sort[1], prepared.folding.counts)
+    kept_params = _kept_params(request)
+    response = _render_page(
+        request,
+        prepared,
+        sort=sort,
+        folding=folding,
+        chart_metric=prepared.metrics[0],
+        chart_html=prepared.chart_html,
+        charted=prepared.charted,
+        page_obj=page_obj,
+        rows_html=rows_markup(page_rows, names, folding.shown, prepared.checked, prepared.slug),
+        filter_html=_filter_html(filterset, kept_params, prepared.syntology),
+        filtered=False,
+        shown_count=len(ids),
+        kept_params=kept_params,
+        board=data.leaderboard,
+    )
+    # Made again in milliseconds: kept whole, one-off addresses would push out
+    # pages that cost more to make (the board's prepared parts among them).
+    response.remade_cheaply = True
+    return response
+
+
+def _without_rows(request, slug, found):
+    """The page from what is kept now (the parts, a large board's order), or None."""
+    prepared = kept(found)
+    if prepared is None:
+        return None
+    if not asks_for_a_view(request.GET):
+        return _from_parts(request, prepared)
+    if _too_large_to_keep(prepared):
+        return _detail_along_order(request, slug, found, prepared)
+    return None
+
+
 @expensive
 @consistent_read
 def _detail_from_rows(request, slug, found, prepared):
     """The page built from the board's rows: a view the query string asks for, or a first visit."""
+    if prepared is not None and _too_large_to_keep(prepared):
+        response = _detail_along_order(request, slug, found, prepared)
+        if response is not None:
+            return response
     data = rows_kept.get(found) if prepared is not None else None
     if data is not None:
         # Sorting and drawing kept rows costs as much as reading them.
         take_slot(data.leaderboard.row_count)
     else:
-        data = _page_data(slug, row_extras=False)
+        # The requests that waited for a slot behind the one preparing a large board
+        # would each read its rows and sort them again, a worker's memory each.
+        def meanwhile():
+            if prepared is None or _too_large_to_keep(prepared):
+                return _without_rows(request, slug, found)
+            return None
+
+        try:
+            data = _page_data(slug, row_extras=False, meanwhile=meanwhile)
+        except AnsweredMeanwhile as answered:
+            return answered.response
         if prepared is not None:
             rows_kept.put(found, data, len(data.rows) + len(data.additions))
     board = data.leaderboard
@@ -390,6 +512,8 @@ def _detail_from_rows(request, slug, found, prepared):
     if prepared is None:
         prepared = _prepare(data)
         keep(found, board.pk, prepared)
+        if _too_large_to_keep(prepared):
+            _keep_orders(found, board.pk, _results(data), prepared.metrics)
         if not asks_for_a_view(request.GET):
             # A first visit, as the next ones will be answered.
             return _from_parts(request, prepared, board)
@@ -397,6 +521,8 @@ def _detail_from_rows(request, slug, found, prepared):
     chosen = Selection.of(request, data, filterset, metrics)
     everything, items = chosen.everything, chosen.matched
     ordered = chosen.ordered
+    if not filterset.active and _too_large_to_keep(prepared) and not kept_order(found, chosen.sort):
+        _keep_orders(found, board.pk, everything, metrics)
     # Paged by index: a Paginator over the rows themselves stays in the template's
     # context, which is a reference cycle, so on a large board every row outlived the
     # request until a garbage collection walked them all (a quarter of a second with
@@ -417,11 +543,7 @@ def _detail_from_rows(request, slug, found, prepared):
             board, chart_metric, chart, filtered=filtered, shown_count=len(items)
         )
         charted = chart is not None
-    # The filter form and "clear filters" keep how the table is sorted, charted and folded.
-    kept_params = [
-        (name, request.GET[name]) for name in ("sort", "order", "chart") if name in request.GET
-    ]
-    kept_params += [("metrics", name) for name in request.GET.getlist("metrics")]
+    kept_params = _kept_params(request)
     return _render_page(
         request,
         prepared,
