@@ -22,9 +22,7 @@ last view of the board at the same versions (`RowsKept`), or read afresh.
 Nothing here depends on who asks: the board's page is the same for an editor.
 """
 
-import threading
 from array import array
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -32,6 +30,7 @@ from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
 from django.template.loader import render_to_string
 
+from leaderboards.kept import Kept
 from leaderboards.web.filters import RowFilter
 from leaderboards.web.page_cache import PAGE_CACHE
 from leaderboards.web.table import Folding
@@ -175,58 +174,27 @@ def render_part(name, context):
     return render_to_string(f"leaderboards/leaderboard/{name}.html", context)
 
 
-class RowsKept:
+class RowsKept(Kept):
     """The rows of the boards this process last built a view of, by the versions they were read at.
 
     A view of a board (a sort, a page, a filter) needs every row: reading and
     building the 2,000 of the big board cost 25 of a sorted page's 29 ms, and
     the next view of the same board, a visitor's next click, read them again.
-    Kept in the process, not the shared cache: they are objects to use, not
-    text to send, and unpickling them would cost much of reading them. Bounded
-    by rows, not boards, so a few big boards cannot hold a worker's memory; a
-    board over the bound is never kept. Threads share what is kept and only
-    read it: the views sort and filter copies.
+    Bounded by rows, not boards, so a few big boards cannot hold a worker's
+    memory; a board over the bound is never kept. The views sort and filter copies.
     """
-
-    def __init__(self, max_rows):
-        self.max_rows = max_rows
-        self._lock = threading.Lock()
-        self._entries = OrderedDict()  # key -> (rows, data)
-        self._rows = 0
 
     def get(self, found, part=""):
         """What put() kept for these versions (and `part` of the board), or None."""
-        if not _usable(found):
-            return None
-        key = _key(found) + part
-        with self._lock:
-            entry = self._entries.get(key)
-            if entry is None:
-                return None
-            self._entries.move_to_end(key)
-            return entry[1]
+        return super().get(_key(found) + part) if _usable(found) else None
 
     def put(self, found, data, rows, part=""):
-        if not _usable(found) or rows > self.max_rows:
-            return
-        key = _key(found) + part
-        with self._lock:
-            if key in self._entries:
-                return
-            self._entries[key] = (rows, data)
-            self._rows += rows
-            while self._rows > self.max_rows:
-                _, (dropped, _) = self._entries.popitem(last=False)
-                self._rows -= dropped
-
-    def clear(self):
-        with self._lock:
-            self._entries.clear()
-            self._rows = 0
+        if _usable(found):
+            super().put(_key(found) + part, data, rows)
 
 
 # 20,000 rows of two metrics are about 25 MB of a worker's memory (1.3 KB a row, measured).
-rows_kept = RowsKept(max_rows=20_000)
+rows_kept = RowsKept(max_size=20_000)
 # The orders of boards too large for it, 8 bytes a result: 24 MB at most, all the
 # orders of a 100,000-row board of four metrics.
-orders_kept = RowsKept(max_rows=3_000_000)
+orders_kept = RowsKept(max_size=3_000_000)

@@ -184,7 +184,7 @@ def test_a_second_view_of_a_board_reads_none_of_its_rows(
 
 def test_kept_rows_are_bounded_by_rows_and_the_oldest_go_first(settings):
     settings.SOTASITE_PAGE_CACHE = True
-    kept_rows = RowsKept(max_rows=100)
+    kept_rows = RowsKept(max_size=100)
 
     def found(board):
         return Versions(data=1, catalogue=1, changed_at=None, board=7, board_id=board)
@@ -222,7 +222,7 @@ def too_large_to_keep(monkeypatch):
     """Boards over 10 rows are not kept in a process, as 100,000-row ones are not."""
     from leaderboards.web.prepared import rows_kept
 
-    monkeypatch.setattr(rows_kept, "max_rows", 10)
+    monkeypatch.setattr(rows_kept, "max_size", 10)
 
 
 def rows_read(queries):

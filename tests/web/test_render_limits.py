@@ -230,7 +230,7 @@ def test_a_request_that_waited_for_its_slot_uses_what_another_kept_meanwhile(
     from leaderboards.web.prepared import rows_kept
     from leaderboards.web.views import board_page as views
 
-    monkeypatch.setattr(rows_kept, "max_rows", 10)  # the seed stands for a 100,000-row board
+    monkeypatch.setattr(rows_kept, "max_size", 10)  # the seed stands for a 100,000-row board
     real_take_slot, real_rows, others, reads = views.take_slot, _Reader.rows, [], []
 
     def take_slot_after_another(rows):

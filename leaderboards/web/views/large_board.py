@@ -44,7 +44,7 @@ from leaderboards.web.views.board_page import (
 def too_large_to_keep(prepared):
     """A board whose rows no process keeps (RowsKept): its views that narrow nothing
     read one page along a kept order instead of every row."""
-    return prepared.total_count + prepared.added_count > rows_kept.max_rows
+    return prepared.total_count + prepared.added_count > rows_kept.max_size
 
 
 def keep_orders(found, board_id, everything, metrics):
