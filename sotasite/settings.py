@@ -228,6 +228,8 @@ SOTASITE_RENDERS_LOCK_DIR = os.environ.get(
 )
 # Boards of fewer rows render in milliseconds and take no slot.
 SOTASITE_RENDERS_FROM_ROWS = int(os.environ.get("SOTASITE_RENDERS_FROM_ROWS", "5000"))
+# One page of a board too large to keep (read by id along a kept order): two per worker.
+SOTASITE_PAGE_RENDERS_PER_PROCESS = int(os.environ.get("SOTASITE_PAGE_RENDERS_PER_PROCESS", "2"))
 SOTASITE_RENDERS_WAIT = float(os.environ.get("SOTASITE_RENDERS_WAIT", "5"))
 SOTASITE_RENDERS_QUEUE = int(os.environ.get("SOTASITE_RENDERS_QUEUE", "2"))
 SOTASITE_RENDERS_RETRY_AFTER = int(os.environ.get("SOTASITE_RENDERS_RETRY_AFTER", "5"))

@@ -105,6 +105,13 @@ def best_ranks(rows):
     return {row_id: (rank, name) for row_id, (rank, _, name) in best.items()}
 
 
+def ranked_from_kept(board):
+    """Whether ranking `board`'s results reads none of its numbers but the page's own."""
+    if board.row_count <= KEPT_FROM_ROWS:
+        return False
+    return numbers_kept.get((board.pk, board.version)) is not None
+
+
 def _large_board_numbers(board, metric_ids, added_numbers):
     """{metric id: every shown number of it, ascending}, the board's editor-added results'
     among them: kept under the board's version, which every change to its rows raises."""

@@ -38,6 +38,7 @@ from leaderboards.api.lists import (
     rank,
     results,
 )
+from leaderboards.api.ranking import ranked_from_kept
 from leaderboards.models import (
     Area,
     Dataset,
@@ -48,7 +49,7 @@ from leaderboards.models import (
     Row,
     Task,
 )
-from leaderboards.web.limiter import expensive, take_slot
+from leaderboards.web.limiter import expensive, take_page_slot, take_slot
 
 
 class ReadOnlyAPI(NinjaAPI):
@@ -246,7 +247,10 @@ def evaluation_metric_detail(request, id: str = Slug, metric_id: int = IntegerId
 @expensive
 def evaluation_results(request, pages: Query[schemas.PageQuery], id: str = Slug):
     board = get(Leaderboard.objects.without_blocks(), slug=id)
-    take_slot(board.row_count)
+    if ranked_from_kept(board):
+        take_page_slot()
+    else:
+        take_slot(board.row_count)
     # The archive's rows in its order, then the results editors added: they compete in best_rank.
     return paginate(request, Then(results(board.rows.all()), added_results(board)), pages, rank)
 

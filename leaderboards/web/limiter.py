@@ -23,6 +23,14 @@ render took twice as long). Its objects are freed by their reference counts
 when it ends, as long as no reference cycle holds them (see the board view's
 paginator).
 
+A page of a board too large to keep, read along a kept order (its rows by
+id), or a page of its API results ranked from kept numbers, costs 30 to 100
+ms: cheap alone, but sixteen clients asking for them held all of a worker's
+threads, and a cached page waited for a thread and then for the GIL (the seed
+page's p50 66 ms, p99 132 ms). Such a page takes a page slot instead, one of
+SOTASITE_PAGE_RENDERS_PER_PROCESS, with no machine-wide lock and no pause of
+the collector: it builds a page's objects, not a board's.
+
 A request that finds none free waits up to SOTASITE_RENDERS_WAIT seconds,
 with no more than SOTASITE_RENDERS_QUEUE others of its process waiting too,
 then is answered 503 with Retry-After: far sooner than the worker timeout,
@@ -37,7 +45,7 @@ import logging
 import os
 import threading
 import time
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, nullcontext
 from pathlib import Path
 
 from django.conf import settings
@@ -83,8 +91,9 @@ _collection = _Collection()
 class Limiter:
     """The slots of one configuration: per process (a semaphore) and per machine (lock files)."""
 
-    def __init__(self, per_process, per_machine, lock_dir, wait, queue):
+    def __init__(self, per_process, per_machine, lock_dir, wait, queue, pause_collection=True):
         self.per_process = threading.BoundedSemaphore(per_process)
+        self.pause_collection = pause_collection
         self.lock_dir = Path(lock_dir)
         self.slot_paths = [self.lock_dir / f"render-{index}.lock" for index in range(per_machine)]
         self.wait = wait
@@ -108,12 +117,13 @@ class Limiter:
         if not got_process:
             raise Busy
         try:
-            descriptor = self._machine_slot(deadline)
+            descriptor = self._machine_slot(deadline) if self.slot_paths else None
             try:
-                with _collection.paused():
+                with _collection.paused() if self.pause_collection else nullcontext():
                     yield
             finally:
-                os.close(descriptor)  # closing the file releases its flock
+                if descriptor is not None:
+                    os.close(descriptor)  # closing the file releases its flock
         finally:
             self.per_process.release()
 
@@ -137,8 +147,8 @@ class Limiter:
 
 
 @functools.cache
-def _limiter(per_process, per_machine, lock_dir, wait, queue):
-    return Limiter(per_process, per_machine, lock_dir, wait, queue)
+def _limiter(per_process, per_machine, lock_dir, wait, queue, pause_collection=True):
+    return Limiter(per_process, per_machine, lock_dir, wait, queue, pause_collection)
 
 
 def limiter():
@@ -149,6 +159,18 @@ def limiter():
         str(settings.SOTASITE_RENDERS_LOCK_DIR),
         settings.SOTASITE_RENDERS_WAIT,
         settings.SOTASITE_RENDERS_QUEUE,
+    )
+
+
+def page_limiter():
+    """This process's Limiter of page slots (see above) for the current settings."""
+    return _limiter(
+        settings.SOTASITE_PAGE_RENDERS_PER_PROCESS,
+        0,
+        "",
+        settings.SOTASITE_RENDERS_WAIT,
+        settings.SOTASITE_RENDERS_QUEUE,
+        pause_collection=False,
     )
 
 
@@ -206,6 +228,14 @@ def take_slot(rows):
         return False
     _held.get().enter_context(limiter().slot())
     return True
+
+
+def take_page_slot():
+    """Hold a page slot until the view returns: one page of a large board (see above).
+
+    Raises Busy when none comes free in time; only inside a view wrapped by expensive().
+    """
+    _held.get().enter_context(page_limiter().slot())
 
 
 def expensive(view):

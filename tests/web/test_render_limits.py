@@ -252,3 +252,53 @@ def test_a_request_that_waited_for_its_slot_uses_what_another_kept_meanwhile(
     # Every row read once, by the other request; this one at most its page's, by id.
     assert reads == ["every row", "the other's", *(["22 by id"] if query else [])]
     assert "CMA(ViT-B/16, NegLabel)" in response.content.decode()
+
+
+@pytest.fixture
+def paged_board(seeded, client, slots, page_cache, monkeypatch, settings):
+    """The seed as a board too large to keep, prepared and its orders and numbers kept."""
+    from leaderboards.api import ranking
+    from leaderboards.web.prepared import rows_kept
+
+    monkeypatch.setattr(rows_kept, "max_size", 10)  # the seed stands for a 100,000-row board
+    monkeypatch.setattr(ranking, "KEPT_FROM_ROWS", 10)
+    settings.SOTASITE_PAGE_RENDERS_PER_PROCESS = 2
+    assert client.get(BOARD).status_code == 200
+    assert client.get(f"/api/v1/evaluations/{SEED_SLUG}/results/").status_code == 200
+
+
+PAGED = [
+    f"{BOARD}?sort=date",
+    f"{BOARD}?page=2&order=desc",
+    f"/api/v1/evaluations/{SEED_SLUG}/results/?page=2&items_per_page=5",
+]
+
+
+def test_a_page_of_a_large_board_takes_a_page_slot_not_a_render_slot(paged_board, client, slots):
+    """Read by id along a kept order, or ranked from kept numbers, such a page costs a page's
+    rows: it does not wait behind the 1 s renders, and the collector runs while it does."""
+    held = hold_machine_slots(slots, 2)
+    try:
+        for url in PAGED:
+            assert client.get(url).status_code == 200, url
+    finally:
+        release(held)
+    with limiter.page_limiter().slot():
+        assert gc.isenabled()
+
+
+def test_pages_of_a_large_board_run_two_at_a_time_in_a_worker(paged_board, client):
+    """Sixteen clients asking for them held every thread of a worker: a cached page waited."""
+    limits = limiter.page_limiter()
+    limits.per_process.acquire()
+    limits.per_process.acquire()
+    try:
+        for url in PAGED:
+            response = client.get(url)
+            assert response.status_code == 503, url
+            assert response["Retry-After"] == "7"
+    finally:
+        limits.per_process.release()
+        limits.per_process.release()
+    for url in PAGED:
+        assert client.get(url).status_code == 200, url

@@ -11,6 +11,7 @@ from django.core.paginator import Paginator
 
 from leaderboards.models import Row
 from leaderboards.web.filters import RowFilter
+from leaderboards.web.limiter import take_page_slot
 from leaderboards.web.prepared import (
     asks_for_a_view,
     keep_order,
@@ -76,6 +77,7 @@ def detail_along_order(request, slug, found, prepared):
     ids = kept_order(found, sort)
     if ids is None:
         return None
+    take_page_slot()
     page_obj = Paginator(range(len(ids)), ROWS_PER_PAGE).get_page(request.GET.get("page"))
     page_ids = [ids[index] for index in page_obj.object_list]
     data = page_data(slug, row_extras=False, only=split_ids(page_ids))
