@@ -71,7 +71,7 @@ from leaderboards.models.papers import (
     Repository,
 )
 from leaderboards.models.search import SearchEntry, SearchKind, SearchPrefix
-from leaderboards.models.site import SiteState, UpkeepPending
+from leaderboards.models.site import PreparedPart, SiteState, UpkeepPending
 from leaderboards.models.suggestions import (
     QUEUE_ORDER,
     Suggestion,
@@ -151,6 +151,7 @@ __all__ = [
     "SearchKind",
     "SearchPrefix",
     # site
+    "PreparedPart",
     "SiteState",
     "UpkeepPending",
 ]

@@ -19,18 +19,27 @@ builds its table, its chart and its form from the rows, and still takes the
 header and panels from here; the rows are those this process read for its
 last view of the board at the same versions (`RowsKept`), or read afresh.
 
+A board too large for a process to keep its rows (RowsKept) has its parts,
+and the order of every sort its page offers, also made when it is loaded
+(`manage.py prepare_boards`) and stored in the database under the same
+versions and the release (PreparedPart): a worker that has kept nothing reads
+them there before it would read every row.
+
 Nothing here depends on who asks: the board's page is the same for an editor.
 """
 
+import pickle
 from array import array
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
+from django.db import transaction
 from django.template.loader import render_to_string
 
 from leaderboards.kept import Kept
+from leaderboards.models import PreparedPart
 from leaderboards.web.filters import RowFilter
 from leaderboards.web.page_cache import PAGE_CACHE
 from leaderboards.web.table import Folding
@@ -100,10 +109,17 @@ def _usable(found):
 
 
 def kept(found):
-    """The PreparedBoard kept for these versions (the page cache's for this request), or None."""
+    """The PreparedBoard kept for these versions (the page cache's for this request, or one
+    made when a large board was loaded), or None."""
     if not _usable(found):
         return None
-    return caches[PAGE_CACHE].get(_key(found))
+    prepared = caches[PAGE_CACHE].get(_key(found))
+    if prepared is None:
+        stored = _stored(found, "")
+        if stored is not None:
+            prepared = pickle.loads(stored)
+            caches[PAGE_CACHE].set(_key(found), prepared, settings.SOTASITE_PAGE_CACHE_TIMEOUT)
+    return prepared
 
 
 def keep(found, board_id, prepared):
@@ -133,8 +149,10 @@ def kept_order(found, sort):
         return None
     part = _order_part(sort)
     ids = orders_kept.get(found, part)
-    if ids is None and _shared():
-        packed = caches[PAGE_CACHE].get(_key(found) + part)
+    if ids is None:
+        packed = caches[PAGE_CACHE].get(_key(found) + part) if _shared() else None
+        if packed is None:
+            packed = _stored(found, part)
         if packed is None:
             return None
         ids = array("q")
@@ -145,13 +163,50 @@ def kept_order(found, sort):
 
 def keep_order(found, board_id, sort, ids):
     if _usable(found) and found.board_id == board_id:
-        ids = array("q", ids)
+        ids = ids if isinstance(ids, array) else array("q", ids)
         part = _order_part(sort)
         orders_kept.put(found, ids, len(ids), part)
         if _shared():
             caches[PAGE_CACHE].set(
                 _key(found) + part, ids.tobytes(), settings.SOTASITE_PAGE_CACHE_TIMEOUT
             )
+
+
+def _stored_key(found, part):
+    # The release's namespace too: what the page cache's own keys are under.
+    return f"{settings.PAGE_CACHE_PREFIX}:{_key(found)}{part}"
+
+
+def _stored(found, part):
+    """What prepare_boards stored of a large board for these versions, or None."""
+    if found.board_rows is None or found.board_rows <= rows_kept.max_size:
+        return None  # not one it prepares: spare every other board's first visit a query
+    key = _stored_key(found, part)
+    stored = PreparedPart.objects.filter(key=key).values_list("content", flat=True).first()
+    return None if stored is None else bytes(stored)
+
+
+def is_stored(found):
+    """Whether store() kept the board's parts for these versions."""
+    return PreparedPart.objects.filter(key=_stored_key(found, "")).exists()
+
+
+def store(found, board_id, prepared, orders):
+    """Keep a large board's PreparedBoard and its orders ({sort: ids}) for these versions,
+    in place of any it had: made at load time, read by every worker (see _stored)."""
+    parts = {"": pickle.dumps(prepared, pickle.HIGHEST_PROTOCOL)}
+    parts.update({_order_part(sort): array("q", ids).tobytes() for sort, ids in orders.items()})
+    with transaction.atomic():
+        PreparedPart.objects.filter(leaderboard_id=board_id).delete()
+        # Two runs at once store the same parts for the same versions: the second's are spare.
+        PreparedPart.objects.bulk_create(
+            [
+                PreparedPart(leaderboard_id=board_id, key=_stored_key(found, part), content=content)
+                for part, content in parts.items()
+            ],
+            ignore_conflicts=True,
+        )
+    return sum(len(content) for content in parts.values())
 
 
 def _shared():

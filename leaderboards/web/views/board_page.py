@@ -47,10 +47,11 @@ class AnsweredMeanwhile(Exception):
         self.response = response
 
 
-def page_data(slug, *, row_extras=True, only=None, meanwhile=None):
+def page_data(slug, *, row_extras=True, only=None, meanwhile=None, slot=True):
     """The board's PageData; its unknown keys are read only for the export (`row_extras`).
 
-    With `only` (PageData's), one page's rows: cheap whatever the board's size, so no slot.
+    With `only` (PageData's), one page's rows: cheap whatever the board's size, so no slot;
+    nor without `slot`, where no visitor waits (prepare_boards).
     `meanwhile`, asked once the slot is taken, gives a response that needs none of the
     rows, or None; a response raises AnsweredMeanwhile.
     """
@@ -58,7 +59,7 @@ def page_data(slug, *, row_extras=True, only=None, meanwhile=None):
     if not row_extras:
         boards = boards.defer("extra")
     board = get_object_or_404(boards, slug=slug)
-    if only is None and take_slot(board.row_count):
+    if slot and only is None and take_slot(board.row_count):
         response = meanwhile() if meanwhile is not None else None
         if response is not None:
             raise AnsweredMeanwhile(response)

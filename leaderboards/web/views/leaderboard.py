@@ -15,7 +15,8 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from leaderboards.format.rules import n_samples
-from leaderboards.models import Row, RowVerification, SyntologySnapshot
+from leaderboards.models import Leaderboard, Row, RowVerification, SyntologySnapshot
+from leaderboards.upkeep.cache import versions
 from leaderboards.web.chart import build_chart
 from leaderboards.web.export import page_csv, page_document, page_json
 from leaderboards.web.filters import RowFilter
@@ -26,11 +27,13 @@ from leaderboards.web.prepared import (
     MetricRef,
     PreparedBoard,
     asks_for_a_view,
+    is_stored,
     keep,
     kept,
     kept_order,
     render_part,
     rows_kept,
+    store,
 )
 from leaderboards.web.table import (
     chart_points,
@@ -54,6 +57,7 @@ from leaderboards.web.views.board_page import (
 from leaderboards.web.views.large_board import (
     detail_along_order,
     keep_orders,
+    orders_of,
     too_large_to_keep,
     without_rows,
 )
@@ -212,6 +216,45 @@ def _prepare(data):
         ),
         tag_counts=tags,
     )
+
+
+@dataclass(slots=True)
+class Prepared:
+    """What prepare_large_boards() did: boards prepared, with the bytes stored, and left."""
+
+    made: list  # (slug, rows, bytes stored)
+    unchanged: list  # slugs whose parts were made for their current versions already
+
+
+def prepare_large_boards(slugs=None):
+    """Make and store (prepared.store) the page parts and every sort's order of each board too
+    large for a worker to keep, for its current versions; `slugs` narrows the boards.
+
+    Run at the end of every load: a web worker then reads none of such a board's rows for
+    its page or a view that narrows nothing (large_board.py), in any worker, after any
+    restart. A board whose parts are its current versions' already is left as it is.
+    """
+    boards = Leaderboard.objects.filter(row_count__gt=rows_kept.max_size).order_by("slug")
+    if slugs is not None:
+        boards = boards.filter(slug__in=slugs)
+    outcome = Prepared([], [])
+    for slug in boards.values_list("slug", flat=True):
+        if is_stored(versions(slug)):
+            outcome.unchanged.append(slug)
+            continue
+        found, board_id, prepared, orders = _read_for_store(None, slug)
+        size = store(found, board_id, prepared, orders)
+        outcome.made.append((slug, prepared.total_count + prepared.added_count, size))
+    return outcome
+
+
+@consistent_read
+def _read_for_store(_request, slug):
+    """A board's versions, parts and orders, read at one moment (as a page's are)."""
+    found = versions(slug)
+    data = page_data(slug, row_extras=False, slot=False)
+    prepared = _prepare(data)
+    return found, data.leaderboard.pk, prepared, orders_of(results(data), prepared.metrics)
 
 
 @expensive

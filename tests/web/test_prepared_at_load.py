@@ -1,0 +1,121 @@
+"""A large board's page is prepared when it is loaded (prepare_boards), not by a web worker.
+
+A board whose rows no worker keeps cost its first visitor after a load, in
+every worker and again after every restart, a read of all its rows and a
+second of sorting: most of a worker's memory at 100,000 rows. Made at load
+time and stored for its versions, its page and every view that narrows nothing
+read one page of rows at most, and are the pages built from the rows.
+"""
+
+import io
+
+import pytest
+from django.core.cache import caches
+from django.core.management import call_command
+from django.db import DatabaseError, connection
+from django.test.utils import CaptureQueriesContext
+
+from leaderboards.models import Leaderboard, PreparedPart, Row
+from leaderboards.web.page_cache import PAGE_CACHE
+from leaderboards.web.prepared import orders_kept
+from tests.helpers import SEED_FILE, SEED_SLUG
+from tests.web.test_prepared_page import (
+    LEADERBOARD,
+    MODEL,
+    ORDERED_VIEWS,
+    built_from_rows,
+    rows_read,
+)
+
+
+@pytest.fixture
+def large(monkeypatch):
+    from leaderboards.web.prepared import rows_kept
+
+    monkeypatch.setattr(rows_kept, "max_size", 10)  # the seed's 22 rows stand for 100,000
+
+
+@pytest.fixture
+def loaded(load, page_cache, large):
+    ok, out, err = load(SEED_FILE)
+    assert ok, err
+    assert f"prepared {SEED_SLUG}: 22 results" in out
+    return Leaderboard.objects.get(slug=SEED_SLUG)
+
+
+def a_new_worker():
+    """What a worker started after the load has kept: nothing."""
+    caches[PAGE_CACHE].clear()
+    orders_kept.clear()
+
+
+def prepare_boards():
+    out = io.StringIO()
+    call_command("prepare_boards", stdout=out)
+    return out.getvalue()
+
+
+def with_bust(view, bust):
+    return LEADERBOARD + view + ("&" if "?" in view else "?") + f"b={bust}"
+
+
+def test_a_new_workers_views_read_no_more_than_their_page(loaded, client, settings):
+    a_new_worker()
+    for view in ["", *ORDERED_VIEWS]:
+        with CaptureQueriesContext(connection) as read:
+            response = client.get(with_bust(view, 1))
+        # None for the board's page, one page by id for a view; never every row.
+        assert [" IN (" in sql for sql in rows_read(read.captured_queries)] in ([], [True]), view
+        assert response.status_code == 200
+        assert response.content == built_from_rows(client, settings, with_bust(view, 1)).content
+
+
+def test_an_editors_change_is_built_from_the_rows_until_prepared_again(
+    loaded, client, django_capture_on_commit_callbacks
+):
+    row = Row.objects.get(leaderboard=loaded, model=MODEL)
+    row.withheld, row.withheld_reason = True, "spam"
+    with django_capture_on_commit_callbacks(execute=True):
+        row.save()
+    a_new_worker()
+    with CaptureQueriesContext(connection) as read:
+        html = client.get(with_bust("?sort=date", 1)).content.decode()
+    assert MODEL not in html
+    assert [" IN (" not in sql for sql in rows_read(read.captured_queries)] == [True]
+    assert "1 boards prepared, 0 already prepared" in prepare_boards()
+    a_new_worker()
+    with CaptureQueriesContext(connection) as read:
+        html = client.get(with_bust("?sort=date", 2)).content.decode()
+    assert MODEL not in html and "LINe (ResNet50)" in html
+    assert [" IN (" in sql for sql in rows_read(read.captured_queries)] == [True]
+    assert "0 boards prepared, 1 already prepared" in prepare_boards()
+    # One set of parts a board: the former versions' went.
+    keys = PreparedPart.objects.filter(leaderboard=loaded).values_list("key", flat=True)
+    assert len({key.split(":order:")[0] for key in keys}) == 1
+
+
+def test_another_releases_parts_are_not_read(loaded, client, settings):
+    settings.PAGE_CACHE_PREFIX = "sotasite:another-release"
+    a_new_worker()
+    with CaptureQueriesContext(connection) as read:
+        assert client.get(with_bust("?sort=model", 1)).status_code == 200
+    assert [" IN (" not in sql for sql in rows_read(read.captured_queries)] == [True]
+
+
+def test_small_boards_are_not_prepared(load, page_cache):
+    ok, out, _ = load(SEED_FILE)
+    assert ok and "prepared" not in out
+    assert not PreparedPart.objects.exists()
+
+
+def test_a_load_stands_when_its_boards_cannot_be_prepared(load, large, monkeypatch):
+    from leaderboards.web.views import leaderboard
+
+    def full(slugs):
+        raise DatabaseError("database or disk is full")
+
+    monkeypatch.setattr(leaderboard, "prepare_large_boards", full)
+    ok, out, err = load(SEED_FILE)
+    assert ok, err
+    assert "1 files: 1 created" in out
+    assert "were not prepared (database or disk is full); `manage.py prepare_boards`" in err
