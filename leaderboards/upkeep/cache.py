@@ -40,6 +40,7 @@ from leaderboards.models import (
     BusiestTask,
     Leaderboard,
     MetricValue,
+    PreparedPart,
     RowVerification,
     SearchEntry,
     SearchPrefix,
@@ -257,10 +258,18 @@ def connect_signals():
     from django.apps import apps
 
     for model in apps.get_app_config("leaderboards").get_models():
-        if model in (SiteState, UpkeepPending, BusiestTask, SearchEntry, SearchPrefix):
-            # Bookkeeping, or figures and search entries derived from the data
-            # at the end of the work that changed it, which retires the pages
-            # itself.
+        if model in (
+            SiteState,
+            UpkeepPending,
+            BusiestTask,
+            SearchEntry,
+            SearchPrefix,
+            PreparedPart,
+        ):
+            # Bookkeeping, or figures, search entries and prepared pages derived
+            # from the data at the end of the work that changed it, which retires
+            # the pages itself (prepared pages raising their board's version
+            # would be stale as soon as stored).
             continue
         post_save.connect(_on_write, sender=model, dispatch_uid=f"page-cache-save-{model}")
         post_delete.connect(_on_write, sender=model, dispatch_uid=f"page-cache-delete-{model}")

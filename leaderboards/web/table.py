@@ -112,11 +112,11 @@ def sort_rows(items, key, index, order):
 ADDED_ORDER = 10**9
 
 
-def chart_points(items, index):
+def chart_points(items, index, start=0):
     """A chart point for each row with a paper date and a number for metric `index`;
-    an editor-added result's is marked as such."""
+    an editor-added result's is marked as such. `start`: the first item's place."""
     points = []
-    for position, item in enumerate(items):
+    for position, item in enumerate(items, start):
         cell = item.cells[index]
         if item.row.paper_date is None or cell is None or cell.number is None:
             continue

@@ -23,6 +23,7 @@ from leaderboards.models import (
     MethodCategory,
     Metric,
     PaperRepository,
+    PreparedPart,
     Proceeding,
     Repository,
     Row,
@@ -209,8 +210,10 @@ def test_every_leaderboards_model_is_in_the_admin():
     # SiteState (the cache's data version, the site's totals), SearchEntry and
     # SearchPrefix (the search index), UpkeepPending (end-of-load work owed) and
     # BusiestTask (the home page's ranking) are bookkeeping, not data an editor
-    # looks at; so is SuggestionVoice (the suggestions' limits, addresses as digests).
+    # looks at; so is SuggestionVoice (the suggestions' limits, addresses as digests),
+    # and PreparedPart (large boards' pages made at load time, pickled).
     bookkeeping = {
+        PreparedPart,
         SiteState,
         SearchEntry,
         SearchPrefix,

@@ -66,6 +66,15 @@ def page_data(slug, *, row_extras=True, only=None, meanwhile=None, slot=True):
     return PageData(board, row_extras=row_extras, only=only)
 
 
+def bad_filter(request, board, errors):
+    return render(
+        request,
+        "leaderboards/leaderboard/bad_request.html",
+        {"leaderboard": board, "errors": errors},
+        status=400,
+    )
+
+
 def query_with(request, **changes):
     """The current query string with `changes` applied (None drops a key, a list repeats it).
 

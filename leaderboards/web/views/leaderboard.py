@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from django.core.paginator import Paginator
 from django.db import connections, router
 from django.http import HttpResponse, JsonResponse, QueryDict
-from django.shortcuts import render
 from django.urls import reverse
 
 from leaderboards.format.rules import n_samples
@@ -45,6 +44,7 @@ from leaderboards.web.table import (
 from leaderboards.web.views.board_page import (
     ROWS_PER_PAGE,
     AnsweredMeanwhile,
+    bad_filter,
     chart_index,
     chart_markup,
     filter_markup,
@@ -286,12 +286,7 @@ def _detail_from_rows(request, slug, found, prepared):
     board = data.leaderboard
     filterset = _filterset(request, data)
     if filterset.is_bound and not filterset.is_valid():
-        return render(
-            request,
-            "leaderboards/leaderboard/bad_request.html",
-            {"leaderboard": board, "errors": filterset.errors},
-            status=400,
-        )
+        return bad_filter(request, board, filterset.errors)
     if prepared is None:
         prepared = _prepare(data)
         keep(found, board.pk, prepared)
