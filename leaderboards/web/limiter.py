@@ -241,7 +241,12 @@ def take_slot(rows):
     """
     if rows < settings.SOTASITE_RENDERS_FROM_ROWS:
         return False
-    _held.get().enter_context(limiter().slot())
+    held = _held.get()
+    if not getattr(held, "render_slot", False):
+        # Once a request: a second would wait for the one it holds (a large board's view
+        # answered, after its wait, from what another request kept meanwhile).
+        held.enter_context(limiter().slot())
+        held.render_slot = True
     return True
 
 
@@ -250,7 +255,9 @@ def take_page_slot():
 
     Raises Busy when none comes free in time; only inside a view wrapped by expensive().
     """
-    _held.get().enter_context(page_limiter().slot())
+    held = _held.get()
+    if not getattr(held, "render_slot", False):
+        held.enter_context(page_limiter().slot())
 
 
 def expensive(view):
