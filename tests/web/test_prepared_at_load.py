@@ -8,12 +8,14 @@ read one page of rows at most, and are the pages built from the rows.
 """
 
 import io
+import re
 
 import pytest
 from django.core.cache import caches
 from django.core.management import call_command
 from django.db import DatabaseError, connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from leaderboards.models import Leaderboard, PreparedPart, Row
 from leaderboards.web.page_cache import PAGE_CACHE
@@ -99,7 +101,7 @@ def test_an_editors_change_is_built_from_the_rows_until_prepared_again(
     )
     # One set of parts a board: the former versions' went.
     keys = PreparedPart.objects.filter(leaderboard=loaded).values_list("key", flat=True)
-    assert len({key.split(":order:")[0] for key in keys}) == 1
+    assert len({re.sub(r":(order|file):.*", "", key) for key in keys}) == 1
 
 
 def test_another_releases_parts_are_not_read(loaded, client, settings):
@@ -127,3 +129,63 @@ def test_a_load_stands_when_its_boards_cannot_be_prepared(load, large, monkeypat
     assert ok, err
     assert "1 files: 1 created" in out
     assert "were not prepared (database or disk is full); `manage.py prepare_boards`" in err
+
+
+@pytest.mark.parametrize("kind", ["json", "csv"])
+def test_a_new_workers_files_are_the_stored_ones(loaded, client, settings, kind):
+    """Made from its 100,000 rows, a board's .json took a worker to 340 MB (its .csv to
+    266), and a worker past 300 MB is replaced: each cache-busting address cost a worker."""
+    a_new_worker()
+    url = reverse(f"leaderboards:leaderboard_{kind}", args=[SEED_SLUG]) + "?b=1"
+    with CaptureQueriesContext(connection) as read:
+        response = client.get(url)
+    assert rows_read(read.captured_queries) == []
+    assert response.status_code == 200
+    # Streamed as it is inflated: whole, two at once took a worker past 300 MB.
+    assert response.streaming
+    body = b"".join(response.streaming_content)
+    expected = built_from_rows(client, settings, url)
+    assert body == expected.content
+    assert response["Content-Type"] == expected["Content-Type"]
+    assert response.get("Content-Disposition") == expected.get("Content-Disposition")
+    assert "public" in response["Cache-Control"]
+    again = client.get(url, headers={"if-none-match": response["ETag"]})
+    assert again.status_code == 304
+    if kind == "json":
+        assert body == SEED_FILE.read_bytes()
+        return
+    # A sorted or filtered .csv is made from the rows, as before.
+    narrowed = url + "&sort=date&model=vit"
+    with CaptureQueriesContext(connection) as read:
+        response = client.get(narrowed)
+    assert [" IN (" not in sql for sql in rows_read(read.captured_queries)] == [True]
+    assert response.content == built_from_rows(client, settings, narrowed).content
+
+
+def test_a_stored_file_gives_its_slot_back_when_sent_or_not(loaded, client, settings):
+    """Sent, its page slot is held (sixteen downloads starved the cached pages); given back
+    once it is sent, dropped, or never read, or the worker would answer 503 for good."""
+    from leaderboards.web import limiter
+
+    settings.SOTASITE_PAGE_RENDERS_PER_PROCESS = 2
+    url = reverse("leaderboards:leaderboard_json", args=[SEED_SLUG])
+    slots = limiter.page_limiter().per_process
+    sent = client.get(url + "?b=1")
+    # The download holds one of the two slots until it is sent.
+    assert slots.acquire(blocking=False)
+    assert not slots.acquire(blocking=False)
+    slots.release()
+    b"".join(sent.streaming_content)
+    # Closed by the server whatever it sends, as WSGI has it (the test client does not).
+    head = client.head(url + "?b=2")
+    assert head.status_code == 200
+    head.close()
+    dropped = client.get(url + "?b=3")
+    dropped.close()
+    for _ in range(5):  # more than there are slots: each was given back
+        response = client.get(url + "?b=4")
+        assert response.status_code == 200
+        response.close()
+    assert slots.acquire(blocking=False) and slots.acquire(blocking=False)
+    slots.release()
+    slots.release()

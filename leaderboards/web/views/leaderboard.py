@@ -4,14 +4,19 @@ All three read one `PageData`, so the page, the JSON and the CSV show the same
 rows and the same figures.
 """
 
+import contextlib
+import hashlib
 import io
 import logging
+import zlib
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.paginator import Paginator
 from django.db import connections, router
-from django.http import HttpResponse, JsonResponse, QueryDict
+from django.http import HttpResponse, JsonResponse, QueryDict, StreamingHttpResponse
 from django.urls import reverse
+from django.utils.cache import get_conditional_response, patch_cache_control
 
 from leaderboards.format.rules import n_samples
 from leaderboards.models import Leaderboard, Row, RowVerification, SyntologySnapshot
@@ -20,7 +25,7 @@ from leaderboards.web.chart import build_chart
 from leaderboards.web.export import page_csv, page_document, page_json
 from leaderboards.web.filters import RowFilter
 from leaderboards.web.lead import lead_of
-from leaderboards.web.limiter import expensive, take_slot
+from leaderboards.web.limiter import expensive, page_limiter, take_slot
 from leaderboards.web.page_data import Unservable
 from leaderboards.web.prepared import (
     MetricRef,
@@ -33,6 +38,7 @@ from leaderboards.web.prepared import (
     render_part,
     rows_kept,
     store,
+    stored_file,
 )
 from leaderboards.web.table import (
     chart_points,
@@ -242,8 +248,8 @@ def prepare_large_boards(slugs=None):
         if is_stored(versions(slug)):
             outcome.unchanged.append(slug)
             continue
-        found, board_id, prepared, orders = _read_for_store(None, slug)
-        size = store(found, board_id, prepared, orders)
+        found, board_id, prepared, orders, files = _read_for_store(None, slug)
+        size = store(found, board_id, prepared, orders, files)
         outcome.made.append((slug, prepared.total_count + prepared.added_count, size))
     return outcome
 
@@ -254,7 +260,15 @@ def _read_for_store(_request, slug):
     found = versions(slug)
     data = page_data(slug, row_extras=False, slot=False)
     prepared = _prepare(data)
-    return found, data.leaderboard.pk, prepared, orders_of(results(data), prepared.metrics)
+    orders = orders_of(results(data), prepared.metrics)
+    out = io.StringIO()
+    page_csv(data, out, [item.row for item in results(data, added=False)])
+    files = {"csv": out.getvalue()}
+    del data, out  # the rows read again, with their extra keys, for the page file
+    # One that cannot be written answers 503, as it does made from the rows.
+    with contextlib.suppress(Unservable):
+        files["json"] = page_json(page_document(page_data(slug, slot=False)))
+    return found, found.board_id, prepared, orders, files
 
 
 @expensive
@@ -344,8 +358,59 @@ UNSERVABLE_STATUS = 503
 
 
 @expensive
-@consistent_read
 def leaderboard_json(request, slug):
+    """The board's page file; a large board's as prepare_boards stored it."""
+    stored = _stored_file(request, "json", "application/json")
+    return stored if stored is not None else _json_from_rows(request, slug)
+
+
+def _stored_file(request, kind, content_type):
+    """The response of a large board's file as prepare_boards stored it, or None.
+
+    Streamed as it is inflated: whole, two 31 MB page files at once and their copies
+    took a worker past 300 MB, and it was replaced. Not kept in the page cache (it is
+    kept already), so its ETag and conditional answers are made here.
+    """
+    packed = stored_file(getattr(request, "page_versions", None), kind)
+    if packed is None:
+        return None
+    etag = f'"{hashlib.sha256(packed).hexdigest()[:32]}"'
+    if request.headers.get("If-None-Match") == etag:
+        return get_conditional_response(request, etag=etag, response=HttpResponse())
+    # A page slot held while it is sent (a second of a worker for 31 MB), not only
+    # while the view runs: sixteen clients downloading it starved the cached pages.
+    slot = page_limiter().slot()
+    slot.__enter__()  # Busy: the 503 expensive() gives
+    response = StreamingHttpResponse(_Inflated(packed, slot), content_type=content_type)
+    response["ETag"] = etag
+    patch_cache_control(response, public=True, max_age=settings.SOTASITE_PAGE_MAX_AGE)
+    return response
+
+
+class _Inflated:
+    """`packed` inflated a piece at a time. The server closes the response when it is
+    sent, dropped or never read (a HEAD): `close` gives its slot back then, which a
+    generator's `finally` would not do for one never started."""
+
+    STEP = 1 << 16
+
+    def __init__(self, packed, slot):
+        self.packed, self.slot = packed, slot
+
+    def __iter__(self):
+        inflate = zlib.decompressobj()
+        for start in range(0, len(self.packed), self.STEP):
+            yield inflate.decompress(self.packed[start : start + self.STEP])
+        yield inflate.flush()
+
+    def close(self):
+        slot, self.slot = self.slot, None
+        if slot is not None:
+            slot.__exit__(None, None, None)
+
+
+@consistent_read
+def _json_from_rows(request, slug):
     data = page_data(slug)
     try:
         text = page_json(page_document(data))
@@ -369,7 +434,6 @@ def _bad_filter_text(errors):
 
 
 @expensive
-@consistent_read
 def leaderboard_csv(request, slug):
     """The rows the page shows for the same query string: its filters and sort, every page.
 
@@ -377,6 +441,17 @@ def leaderboard_csv(request, slug):
     value that cannot be read is the page's 400, in plain text for the scripts
     that read this.
     """
+    stored = None
+    if not asks_for_a_view(request.GET):
+        stored = _stored_file(request, "csv", "text/csv; charset=utf-8")
+    if stored is None:
+        return _csv_from_rows(request, slug)
+    stored["Content-Disposition"] = f'inline; filename="{slug}.csv"'
+    return stored
+
+
+@consistent_read
+def _csv_from_rows(request, slug):
     data = page_data(slug, row_extras=False)
     filterset = _filterset(request, data)
     if filterset.is_bound and not filterset.is_valid():
