@@ -24,6 +24,7 @@ from leaderboards.web.table import (
     OPEN_ALL,
     TableRow,
     metric_order,
+    rows_markup,
 )
 
 ROWS_PER_PAGE = 100
@@ -224,6 +225,32 @@ def form_params(request):
         (name, request.GET[name]) for name in ("sort", "order", "chart") if name in request.GET
     ]
     return kept_params + [("metrics", name) for name in request.GET.getlist("metrics")]
+
+
+def view_page(
+    request, prepared, board, filterset, chart, *, sort, folding, page_obj, page_rows, shown_count
+):
+    """A view's page (sorted, paged, filtered or charted): its rows and the filter's form
+    made into markup, with links that keep the query. `chart` is (metric, markup, charted)."""
+    kept_params = form_params(request)
+    names = [metric.name for metric in prepared.metrics]
+    chart_metric, chart_html, charted = chart
+    return render_page(
+        request,
+        prepared,
+        sort=sort,
+        folding=folding,
+        chart_metric=chart_metric,
+        chart_html=chart_html,
+        charted=charted,
+        page_obj=page_obj,
+        rows_html=rows_markup(page_rows, names, folding.shown, prepared.checked, prepared.slug),
+        filter_html=filter_markup(filterset, kept_params, prepared.syntology),
+        filtered=filterset.active,
+        shown_count=shown_count,
+        kept_params=kept_params,
+        board=board,
+    )
 
 
 def render_page(

@@ -31,7 +31,6 @@ from leaderboards.web.table import (
     chart_points,
     fold,
     resolve_sort,
-    rows_markup,
     sort_rows,
 )
 from leaderboards.web.views.board_page import (
@@ -39,12 +38,10 @@ from leaderboards.web.views.board_page import (
     bad_filter,
     chart_index,
     chart_markup,
-    filter_markup,
-    form_params,
     from_parts,
     page_data,
-    render_page,
     results,
+    view_page,
 )
 
 
@@ -126,22 +123,17 @@ def detail_along_order(request, slug, found, prepared):
             data.leaderboard, chart_metric, chart, filtered=narrowed, shown_count=len(ids)
         )
         charted = chart is not None
-    kept_params = form_params(request)
-    response = render_page(
+    response = view_page(
         request,
         prepared,
+        data.leaderboard,
+        filterset,
+        (chart_metric, chart_html, charted),
         sort=sort,
         folding=folding,
-        chart_metric=chart_metric,
-        chart_html=chart_html,
-        charted=charted,
         page_obj=page_obj,
-        rows_html=rows_markup(page_rows, names, folding.shown, prepared.checked, prepared.slug),
-        filter_html=filter_markup(filterset, kept_params, prepared.syntology),
-        filtered=narrowed,
+        page_rows=page_rows,
         shown_count=len(ids),
-        kept_params=kept_params,
-        board=data.leaderboard,
     )
     # Made again in milliseconds: kept whole, one-off addresses would push out
     # pages that cost more to make (the board's prepared parts among them).

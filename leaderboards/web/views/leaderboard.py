@@ -54,11 +54,10 @@ from leaderboards.web.views.board_page import (
     chart_index,
     chart_markup,
     filter_markup,
-    form_params,
     from_parts,
     page_data,
-    render_page,
     results,
+    view_page,
 )
 from leaderboards.web.views.large_board import (
     detail_along_order,
@@ -335,22 +334,17 @@ def _detail_from_rows(request, slug, found, prepared):
             board, chart_metric, chart, filtered=filtered, shown_count=len(items)
         )
         charted = chart is not None
-    kept_params = form_params(request)
-    return render_page(
+    return view_page(
         request,
         prepared,
+        board,
+        filterset,
+        (chart_metric, chart_html, charted),
         sort=chosen.sort,
         folding=folding,
-        chart_metric=chart_metric,
-        chart_html=chart_html,
-        charted=charted,
         page_obj=page_obj,
-        rows_html=rows_markup(page_rows, names, folding.shown, prepared.checked, prepared.slug),
-        filter_html=filter_markup(filterset, kept_params, prepared.syntology),
-        filtered=filtered,
+        page_rows=page_rows,
         shown_count=len(items),
-        kept_params=kept_params,
-        board=board,
     )
 
 
