@@ -19,7 +19,7 @@ def write_report(command, report):
 def prepare_large_boards(command, slugs=None):
     """Make the pages of the boards too large for a web worker to keep, and say which."""
     # Imported here: the web's views, which a load itself never needs.
-    from leaderboards.web.views.leaderboard import prepare_large_boards as prepare
+    from leaderboards.web.views.preparing import prepare_large_boards as prepare
 
     try:
         outcome = prepare(slugs)

@@ -120,12 +120,12 @@ def test_small_boards_are_not_prepared(load, page_cache):
 
 
 def test_a_load_stands_when_its_boards_cannot_be_prepared(load, large, monkeypatch):
-    from leaderboards.web.views import leaderboard
+    from leaderboards.web.views import preparing
 
     def full(slugs):
         raise DatabaseError("database or disk is full")
 
-    monkeypatch.setattr(leaderboard, "prepare_large_boards", full)
+    monkeypatch.setattr(preparing, "prepare_large_boards", full)
     ok, out, err = load(SEED_FILE)
     assert ok, err
     assert "1 files: 1 created" in out

@@ -12,6 +12,7 @@ from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, render
 
 from leaderboards.models import Leaderboard
+from leaderboards.web.chart import build_chart
 from leaderboards.web.limiter import take_slot
 from leaderboards.web.page_data import PageData, bounded
 from leaderboards.web.prepared import (
@@ -23,6 +24,7 @@ from leaderboards.web.table import (
     FIXED_COLUMNS,
     OPEN_ALL,
     TableRow,
+    chart_points,
     metric_order,
     rows_markup,
 )
@@ -162,6 +164,15 @@ def chart_index(chosen, names):
     if not names:
         return None
     return names.index(chosen) if chosen in names else 0
+
+
+def chart_of(chosen, metrics, items):
+    """(metric, chart) for the metric named `chosen`, else the first; (None, None) if none."""
+    index = chart_index(chosen, [metric.name for metric in metrics])
+    if index is None:
+        return None, None
+    metric = metrics[index]
+    return metric, build_chart(metric.name, metric.direction, chart_points(items, index))
 
 
 def results(data, *, added=True):

@@ -4,7 +4,6 @@ All three read one `PageData`, so the page, the JSON and the CSV show the same
 rows and the same figures.
 """
 
-import contextlib
 import hashlib
 import io
 import logging
@@ -13,38 +12,25 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.paginator import Paginator
-from django.db import connections, router
-from django.http import HttpResponse, JsonResponse, QueryDict, StreamingHttpResponse
-from django.urls import reverse
+from django.http import HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils.cache import get_conditional_response, patch_cache_control
 
-from leaderboards.format.rules import n_samples
-from leaderboards.models import Leaderboard, Row, RowVerification, SyntologySnapshot
-from leaderboards.upkeep.cache import versions
-from leaderboards.web.chart import build_chart
+from leaderboards.models import Row
 from leaderboards.web.export import page_csv, page_document, page_json
 from leaderboards.web.filters import RowFilter
-from leaderboards.web.lead import lead_of
 from leaderboards.web.limiter import expensive, page_limiter, take_slot
 from leaderboards.web.page_data import Unservable
 from leaderboards.web.prepared import (
-    MetricRef,
-    PreparedBoard,
     asks_for_a_view,
-    is_stored,
     keep,
     kept,
     kept_order,
-    render_part,
     rows_kept,
-    store,
     stored_file,
 )
 from leaderboards.web.table import (
-    chart_points,
     fold,
     resolve_sort,
-    rows_markup,
     sort_rows,
 )
 from leaderboards.web.views.board_page import (
@@ -53,7 +39,7 @@ from leaderboards.web.views.board_page import (
     bad_filter,
     chart_index,
     chart_markup,
-    filter_markup,
+    chart_of,
     from_parts,
     page_data,
     results,
@@ -62,56 +48,13 @@ from leaderboards.web.views.board_page import (
 from leaderboards.web.views.large_board import (
     detail_along_order,
     keep_orders,
-    orders_of,
     too_large_to_keep,
     without_rows,
 )
+from leaderboards.web.views.preparing import prepare
 from leaderboards.web.views.reads import consistent_read
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(slots=True)
-class HistoryEntry:
-    read_at_text: str
-    rows_with_line: int
-    rows_ran: int
-    n_ran: int
-    n_samples: int
-
-
-def _history(leaderboard):
-    """Every verification snapshot with its row figures, newest first, in one query.
-
-    Plain SQL: the ORM's building of this grouped query cost more than a tenth
-    of the page. Only the columns shown: an old snapshot's blocks are never
-    decoded here.
-    """
-    connection = connections[router.db_for_read(SyntologySnapshot)]
-    quote = connection.ops.quote_name
-    sql = (
-        "SELECT s.read_at_text, COUNT(v.id), COUNT(CASE WHEN v.n_ran > 0 THEN 1 END), "
-        "COALESCE(SUM(v.n_ran), 0), COALESCE(SUM(v.n_unverified), 0) "
-        f"FROM {quote(SyntologySnapshot._meta.db_table)} s "
-        f"LEFT JOIN {quote(RowVerification._meta.db_table)} v ON v.snapshot_id = s.id "
-        "WHERE s.leaderboard_id = %s GROUP BY s.id, s.read_at_text, s.read_at "
-        "ORDER BY s.read_at DESC"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [leaderboard.pk])
-        return [
-            HistoryEntry(read_at_text, with_line, ran, n_ran, n_samples(n_ran, n_unverified))
-            for read_at_text, with_line, ran, n_ran, n_unverified in cursor.fetchall()
-        ]
-
-
-def _chart(chosen, metrics, items):
-    """(metric, chart) for the metric named `chosen`, else the first; (None, None) if none."""
-    index = chart_index(chosen, [metric.name for metric in metrics])
-    if index is None:
-        return None, None
-    metric = metrics[index]
-    return metric, build_chart(metric.name, metric.direction, chart_points(items, index))
 
 
 def _filterset(request, data):
@@ -159,117 +102,6 @@ def leaderboard_detail(request, slug):
     return _detail_from_rows(request, slug, found, prepared)
 
 
-def _prepare(data):
-    """`data`'s page as a PreparedBoard: the parts it shows whatever the query string."""
-    board = data.leaderboard
-    metrics = tuple(MetricRef(m.name, m.direction, m.direction_set_by) for m in data.metrics)
-    everything = results(data)
-    added_count = len(data.additions)
-    folding = fold(everything, metrics, QueryDict(), None)
-    document = data.summary()
-    since = document["since_archive"]
-    entries = data.since_table(since)
-    if entries is None:
-        since = None
-    history = _history(board)
-    checked = data.snapshot is not None
-    chart_metric, chart = _chart(None, metrics, everything)
-    # Every block is read by now, so `unshown` names all that could not be.
-    context = {
-        "leaderboard": board,
-        "page": data,
-        "document": document,
-        "since": since,
-        "since_entries": entries,
-        "history": history if len(history) > 1 else [],
-        "unshown": data.unshown,
-        "unshown_blocks": data.unshown_blocks(),
-        "code_per_archive": data.code_per_archive(),
-        "added_count": added_count,
-        "lead": lead_of(data.metrics[0] if data.metrics else None, everything, document["source"]),
-    }
-    names = [metric.name for metric in metrics]
-    first_rows = everything[:ROWS_PER_PAGE]
-    syntology = bool(document["syntology"])
-    tags = tuple(data.tag_counts())
-    return PreparedBoard(
-        slug=board.slug,
-        url=board.get_absolute_url(),
-        json_url=reverse("leaderboards:leaderboard_json", args=[board.slug]),
-        csv_url=reverse("leaderboards:leaderboard_csv", args=[board.slug]),
-        badge_url=reverse("leaderboards:leaderboard_badge", args=[board.slug]),
-        editorial_change_count=board.editorial_change_count,
-        task_name=board.task.name,
-        dataset_name=board.dataset.name,
-        metrics=metrics,
-        checked=checked,
-        syntology=syntology,
-        rows_count=document["counts"]["rows"],
-        total_count=len(everything) - added_count,
-        added_count=added_count,
-        folding=folding,
-        header_html=render_part("_header", context),
-        unshown_html=render_part("_unshown", context),
-        panels_html=render_part("_panels", context),
-        chart_html=chart_markup(
-            board, chart_metric, chart, filtered=False, shown_count=len(everything)
-        ),
-        charted=chart is not None,
-        first_rows_html=rows_markup(first_rows, names, folding.shown, checked, board.slug),
-        filter_html=filter_markup(
-            RowFilter(None, queryset=Row.objects.none(), tags=tags), [], syntology
-        ),
-        tag_counts=tags,
-    )
-
-
-@dataclass(slots=True)
-class Prepared:
-    """What prepare_large_boards() did: boards prepared, with the bytes stored, and left."""
-
-    made: list  # (slug, rows, bytes stored)
-    unchanged: list  # slugs whose parts were made for their current versions already
-
-
-def prepare_large_boards(slugs=None):
-    """Make and store (prepared.store) the page parts and every sort's order of each board too
-    large for a worker to keep, for its current versions; `slugs` narrows the boards.
-
-    Run at the end of every load: a web worker then reads none of such a board's rows for
-    its page or a view that narrows nothing (large_board.py), in any worker, after any
-    restart. A board whose parts are its current versions' already is left as it is.
-    """
-    boards = Leaderboard.objects.filter(row_count__gt=rows_kept.max_size).order_by("slug")
-    if slugs is not None:
-        boards = boards.filter(slug__in=slugs)
-    outcome = Prepared([], [])
-    for slug in boards.values_list("slug", flat=True):
-        if is_stored(versions(slug)):
-            outcome.unchanged.append(slug)
-            continue
-        found, board_id, prepared, orders, files = _read_for_store(None, slug)
-        size = store(found, board_id, prepared, orders, files)
-        outcome.made.append((slug, prepared.total_count + prepared.added_count, size))
-    return outcome
-
-
-@consistent_read
-def _read_for_store(_request, slug):
-    """A board's versions, parts and orders, read at one moment (as a page's are)."""
-    found = versions(slug)
-    data = page_data(slug, row_extras=False, slot=False)
-    prepared = _prepare(data)
-    orders = orders_of(results(data), prepared.metrics)
-    out = io.StringIO()
-    page_csv(data, out, [item.row for item in results(data, added=False)])
-    files = {"csv": out.getvalue()}
-    del data, out  # the rows read again, with their extra keys, for the page file
-    # One that cannot be written answers 503, as it does made from the rows.
-    with contextlib.suppress(Unservable):
-        files["json"] = page_json(page_document(page_data(slug, slot=False)))
-    return found, found.board_id, prepared, orders, files
-
-
 @expensive
 @consistent_read
 def _detail_from_rows(request, slug, found, prepared):
@@ -301,7 +133,7 @@ def _detail_from_rows(request, slug, found, prepared):
     if filterset.is_bound and not filterset.is_valid():
         return bad_filter(request, board, filterset.errors)
     if prepared is None:
-        prepared = _prepare(data)
+        prepared = prepare(data)
         keep(found, board.pk, prepared)
         if too_large_to_keep(prepared):
             keep_orders(found, board.pk, results(data), prepared.metrics)
@@ -329,7 +161,7 @@ def _detail_from_rows(request, slug, found, prepared):
         # The first metric over every row: the chart the prepared parts hold.
         chart_metric, chart_html, charted = metrics[0], prepared.chart_html, prepared.charted
     else:
-        chart_metric, chart = _chart(request.GET.get("chart"), metrics, items)
+        chart_metric, chart = chart_of(request.GET.get("chart"), metrics, items)
         chart_html = chart_markup(
             board, chart_metric, chart, filtered=filtered, shown_count=len(items)
         )
