@@ -101,6 +101,15 @@ def asks_for_a_view(params):
     return any(key in PAGE_PARAMS for key in params)
 
 
+# Those that change which rows the .csv holds, or their order: it has every page and column.
+CSV_PARAMS = frozenset({"sort", "order", *RowFilter.base_filters})
+
+
+def asks_for_other_rows(params):
+    """True when the query string narrows or sorts the board's .csv."""
+    return any(key in CSV_PARAMS for key in params)
+
+
 def _key(found):
     return f"prepared:{FORMAT}:{found.data}:{found.board_id}:{found.board}"
 

@@ -22,6 +22,7 @@ from leaderboards.web.limiter import expensive, page_limiter, take_slot
 from leaderboards.web.page_data import Unservable
 from leaderboards.web.prepared import (
     asks_for_a_view,
+    asks_for_other_rows,
     keep,
     kept,
     kept_order,
@@ -268,7 +269,7 @@ def leaderboard_csv(request, slug):
     that read this.
     """
     stored = None
-    if not asks_for_a_view(request.GET):
+    if not asks_for_other_rows(request.GET):
         stored = _stored_file(request, "csv", "text/csv; charset=utf-8")
     if stored is None:
         return _csv_from_rows(request, slug)
