@@ -28,6 +28,7 @@ them there before it would read every row.
 Nothing here depends on who asks: the board's page is the same for an editor.
 """
 
+import hashlib
 import pickle
 import zlib
 from array import array
@@ -200,6 +201,12 @@ def stored_file(found, kind):
     """The board's file ("json" or "csv") prepare_boards stored for these versions,
     compressed (zlib), or None."""
     return _stored(found, _file_part(kind)) if _usable(found) else None
+
+
+def stored_file_tag(found, kind):
+    """An ETag for stored_file(found, kind): its key names the versions and the release
+    it was made for, so equal keys are equal files; hashing the file was a few ms a request."""
+    return hashlib.sha256(_stored_key(found, _file_part(kind)).encode()).hexdigest()[:32]
 
 
 def is_stored(found):

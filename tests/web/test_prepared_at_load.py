@@ -80,6 +80,9 @@ def test_a_new_workers_views_read_no_more_than_their_page(loaded, client, settin
 def test_an_editors_change_is_built_from_the_rows_until_prepared_again(
     loaded, client, django_capture_on_commit_callbacks
 ):
+    csv = reverse("leaderboards:leaderboard_csv", args=[SEED_SLUG])
+    a_new_worker()
+    tag = client.get(csv)["ETag"]
     row = Row.objects.get(leaderboard=loaded, model=MODEL)
     row.withheld, row.withheld_reason = True, "spam"
     with django_capture_on_commit_callbacks(execute=True):
@@ -97,6 +100,10 @@ def test_an_editors_change_is_built_from_the_rows_until_prepared_again(
         html = client.get(with_bust("?sort=date", 2)).content.decode()
     assert MODEL not in html and "LINe (ResNet50)" in html
     assert [" IN (" in sql for sql in rows_read(read.captured_queries)] == [True]
+    # A browser that kept the file before the change is sent the new one.
+    changed = client.get(csv, headers={"if-none-match": tag})
+    assert changed.status_code == 200 and changed["ETag"] != tag
+    assert MODEL.encode() not in b"".join(changed.streaming_content)
     assert "0 boards prepared, 1 already prepared" in prepare_boards(
         django_capture_on_commit_callbacks
     )

@@ -4,7 +4,6 @@ All three read one `PageData`, so the page, the JSON and the CSV show the same
 rows and the same figures.
 """
 
-import hashlib
 import io
 import logging
 import zlib
@@ -28,6 +27,7 @@ from leaderboards.web.prepared import (
     kept_order,
     rows_kept,
     stored_file,
+    stored_file_tag,
 )
 from leaderboards.web.table import (
     fold,
@@ -198,10 +198,11 @@ def _stored_file(request, kind, content_type):
     took a worker past 300 MB, and it was replaced. Not kept in the page cache (it is
     kept already), so its ETag and conditional answers are made here.
     """
-    packed = stored_file(getattr(request, "page_versions", None), kind)
+    found = getattr(request, "page_versions", None)
+    packed = stored_file(found, kind)
     if packed is None:
         return None
-    etag = f'"{hashlib.sha256(packed).hexdigest()[:32]}"'
+    etag = f'"{stored_file_tag(found, kind)}"'
     if request.headers.get("If-None-Match") == etag:
         return get_conditional_response(request, etag=etag, response=HttpResponse())
     # A page slot held while it is sent (a second of a worker for 31 MB), not only
