@@ -165,6 +165,23 @@ def test_a_common_abstract_word_reads_a_bounded_number_of_papers(catalogue, clie
     assert re.search(rf"{ABSTRACTS} <span[^>]*>at least \d match", page)
 
 
+def test_abstracts_behind_many_matching_titles_are_found_in_one_query(
+    catalogue, client, monkeypatch, django_assert_num_queries
+):
+    """Where most papers found by their abstract match by their title too ("learning"),
+    those shown lie behind several fetches: the engine's match is run once for them all."""
+    for n in range(7):
+        make_paper(f"heron-{n}", f"Heron Study {n}", abstract="A heron wades.")
+    for n in range(3):
+        make_paper(f"wading-{n}", f"Wading Birds {n}", abstract="A heron wades.")
+    search.refresh_index()
+    monkeypatch.setattr(search_query, "ABSTRACTS_PER_READ", 2)
+    with django_assert_num_queries(1):
+        total, more, shown = search_query.search_abstracts("heron", per_kind=2)
+    assert (total, more) == (10, False)
+    assert [entry.slug for entry in shown] == ["wading-0", "wading-1"]
+
+
 def test_an_editors_withhold_takes_a_paper_and_its_abstract_out_at_once(catalogue, client):
     paper = Paper.objects.get(slug="zebrafish-tracking")
     paper.withheld, paper.withheld_reason = True, "Spam."
