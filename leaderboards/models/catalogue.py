@@ -255,6 +255,15 @@ class Paper(models.Model):
             # SQLite that half the papers have either value, so it read all
             # 593,000 to count them (270 ms at PwC size).
             models.Index(*NEWEST_FIRST, condition=Q(verified=True), name="paper_verified_idx"),
+            # A conference's papers in the list's order, read from the index alone: its
+            # editions' papers, each a row of the wide table (abstracts), read and sorted
+            # took 134 ms on PostgreSQL for AAAI's 14,000 at PwC's size.
+            models.Index(
+                models.F("proceeding"),
+                *NEWEST_FIRST,
+                condition=Q(withheld=False),
+                name="paper_proceeding_newest_idx",
+            ),
             # The few withheld papers, which the search of abstracts leaves out
             # of its count without reading each match's row.
             models.Index(fields=["id"], condition=Q(withheld=True), name="paper_withheld_idx"),
