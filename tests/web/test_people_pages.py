@@ -1,5 +1,7 @@
 """Authors' and conferences' pages: their papers, newest first, each with results and code."""
 
+import re
+
 from django.urls import reverse
 
 from leaderboards.models import Author, Conference, Paper
@@ -83,3 +85,39 @@ def test_conference_page_queries_do_not_grow_with_papers(db, client, django_asse
         html = client.get(url).content.decode()
     assert "1–50 of 101 papers" in html
     assert "ICLR 2015 4" in html
+
+
+def test_a_conferences_pages_run_edition_after_edition_each_newest_first(db, client):
+    """A page reads only the editions it spans: its papers must still be the ones, in the
+    order, that sorting every paper of the conference gives."""
+    conference = make_proceeding("ICML 2021 7", year=2021, month=7).conference
+    editions = [
+        make_proceeding(f"ICML {year} 7", conference=conference.name, year=year, month=7)
+        for year in (2019, 2020)
+    ] + [conference.proceedings.get(year=2021)]
+    made = []
+    for place, edition in enumerate(editions):
+        for n in range(23 + 7 * place):
+            date = None if n % 11 == 0 else f"{edition.year}-0{1 + n % 9}-{10 + n % 17}"
+            made.append(make_paper(f"icml-{edition.year}-{n}", date=date, proceeding=edition))
+    withheld = made[5]
+    Paper.objects.filter(pk=withheld.pk).update(withheld=True)
+    shown = Paper.objects.filter(withheld=False, proceeding__conference=conference)
+    shown = list(shown.select_related("proceeding"))
+    # Newest edition first; within one, newest first, undated last, ties by id.
+    expected = sorted(
+        shown,
+        key=lambda p: (
+            -p.proceeding.year,
+            p.date is None,
+            -(p.date.toordinal() if p.date else 0),
+            -p.pk,
+        ),
+    )
+    url = reverse("leaderboards:conference", args=[conference.slug])
+    listed = []
+    for page in (1, 2):
+        html = client.get(url, {"page": page}).content.decode()
+        listed += re.findall(r'href="/paper/(icml-\d+-\d+)"', html)
+    assert listed == [paper.slug for paper in expected]
+    assert f"1–50 of {len(shown)} papers" in client.get(url).content.decode()

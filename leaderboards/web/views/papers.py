@@ -1,6 +1,8 @@
 """Papers and their people: a paper's page with its code, authors' and conferences' pages."""
 
-from django.db.models import Count, Exists, IntegerField, OuterRef, Prefetch, Q, Subquery, Value
+from django.core.paginator import Paginator
+from django.db import connection
+from django.db.models import Count, Exists, IntegerField, OuterRef, Prefetch, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
@@ -18,7 +20,7 @@ from leaderboards.models import (
     RowVerification,
 )
 from leaderboards.web.catalogue_filters import linked
-from leaderboards.web.views.catalogue import _page, find_or_redirect
+from leaderboards.web.views.catalogue import PER_PAGE, _page, find_or_redirect
 
 
 def with_results_and_code(papers):
@@ -120,24 +122,61 @@ def author_detail(request, slug):
     return render(request, "leaderboards/author_detail.html", {"author": author, "page_obj": page})
 
 
+class EditionsPapers:
+    """A conference's shown papers' ids, edition after edition (newest edition first), each
+    edition's newest first: a page reads the editions it spans, one statement of a slice of
+    each, along paper_proceeding_newest_idx. Sorted by edition across the join, every
+    paper of the conference was read and sorted for each page (AAAI's 14,000 at PwC's size:
+    77 ms on PostgreSQL, 126 on SQLite)."""
+
+    def __init__(self, editions):
+        self.editions = [edition for edition in editions if edition.paper_count]
+
+    def __len__(self):
+        return sum(edition.paper_count for edition in self.editions)
+
+    def __getitem__(self, part):
+        start, stop, parts, before = part.start or 0, part.stop, [], 0
+        for place, edition in enumerate(self.editions):
+            low, high = max(start - before, 0), min(stop - before, edition.paper_count)
+            if low < high:
+                shown = Paper.objects.filter(proceeding=edition, withheld=False)
+                ids = shown.order_by(*NEWEST_FIRST).values_list("date", "pk")[low:high]
+                sql, params = ids.query.sql_with_params()
+                parts.append((f"SELECT {place} AS edition, * FROM ({sql}) AS part{place}", params))
+            before += edition.paper_count
+        if not parts:
+            return []
+        with connection.cursor() as cursor:
+            cursor.execute(
+                " UNION ALL ".join(sql for sql, _ in parts),
+                [param for _, params in parts for param in params],
+            )
+            found = cursor.fetchall()
+        # NEWEST_FIRST within each edition: by date and id, descending, undated last (a
+        # date may arrive as ISO text, which sorts as the date does).
+        found.sort(key=lambda row: (str(row[1]), row[2]), reverse=True)
+        found.sort(key=lambda row: (row[0], row[1] is None))
+        return [pk for _, _, pk in found]
+
+
 def conference_detail(request, slug):
     conference = get_object_or_404(Conference, slug=slug)
+    # Counted along paper_proceeding_newest_idx, an edition at a time: a COUNT over the
+    # join read each paper's wide row to learn whether it was withheld (18 ms for AAAI).
+    shown = Paper.objects.filter(proceeding=OuterRef("pk"), withheld=False).order_by()
+    counted = shown.values("proceeding").annotate(n=Count("pk")).values("n")
     proceedings = list(
         conference.proceedings.annotate(
-            paper_count=Count("papers", filter=Q(papers__withheld=False))
+            paper_count=Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
         ).order_by("-year", "-month", "name")
     )
-    papers = with_results_and_code(
-        Paper.objects.filter(proceeding__conference=conference, withheld=False).order_by(
-            "-proceeding__year", "-proceeding__month", "proceeding__name", "title", "pk"
-        )
-    )
-    page = _page(
-        request,
-        papers,
-        count=sum(p.paper_count for p in proceedings),
-        rows=with_results_and_code(Paper.objects.select_related("proceeding")),
-    )
+    page = Paginator(EditionsPapers(proceedings), PER_PAGE).get_page(request.GET.get("page"))
+    ids = list(page.object_list)
+    rows = with_results_and_code(Paper.objects.select_related("proceeding"))
+    by_id = rows.in_bulk(ids)
+    # A paper withheld between the two reads is left out, not a 500.
+    page.object_list = [by_id[pk] for pk in ids if pk in by_id]
     return render(
         request,
         "leaderboards/conference_detail.html",
