@@ -499,6 +499,8 @@ def test_a_filter_on_part_of_a_name_reads_its_trigram_index(boards, client, url,
     with connection.cursor() as cursor:
         for scan in ("seqscan", "indexscan", "indexonlyscan"):
             cursor.execute(f"SET LOCAL enable_{scan} = off")
+        # A bitmap of an index over every shown paper is a whole read too.
+        cursor.execute(f"DROP INDEX {', '.join(EVERY_SHOWN_PAPER)}")
         for sql in matching:
             cursor.execute(f"EXPLAIN {sql}")
             plans.append("\n".join(line for (line,) in cursor.fetchall()))
@@ -732,19 +734,27 @@ def test_a_conferences_papers_are_listed_from_their_own_index(db, client):
         for query in queries
         if "ORDER BY" in query["sql"] and "proceeding" in query["sql"]
     ]
-    assert "paper_proceeding_newest_idx" in plan_of(sql)
+    assert "paper_proceeding_newest_idx" in plan_of(sql, dropped=[EDITION_ALONE])
 
 
-def plan_of(sql, sorts=True):
+# The paper indexes that hold every shown paper, and the one of a paper's edition alone.
+EVERY_SHOWN_PAPER = ["paper_shown_newest_idx", "paper_proceeding_newest_idx"]
+EDITION_ALONE = "leaderboards_paper_proceeding_id_10f37575"
+
+
+def plan_of(sql, sorts=True, dropped=()):
     """The database's plan for `sql`; on PostgreSQL with whole reads (and without `sorts`,
     sorts) priced out, as the test's tables are a page each, which the planner would read
-    whole."""
+    whole, and the `dropped` indexes dropped in the test's transaction: on such tables
+    the planner's choice between two that serve is a toss."""
     from django.db import connection
 
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             for scan in ("seqscan", "bitmapscan", *([] if sorts else ["sort"])):
                 cursor.execute(f"SET LOCAL enable_{scan} = off")
+            for index in dropped:
+                cursor.execute(f"DROP INDEX {index}")
             cursor.execute(f"EXPLAIN {sql}")
         else:
             cursor.execute(f"EXPLAIN QUERY PLAN {sql}")
