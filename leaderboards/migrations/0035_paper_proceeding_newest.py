@@ -12,6 +12,6 @@ class Migration(migrations.Migration):
     operations = [
         migrations.AddIndex(
             model_name='paper',
-            index=models.Index(models.F('proceeding'), models.OrderBy(models.ExpressionWrapper(models.Q(('date', None)), output_field=models.BooleanField())), models.OrderBy(models.F('date'), descending=True), models.OrderBy(models.F('id'), descending=True), condition=models.Q(('withheld', False)), name='paper_proceeding_newest_idx'),
+            index=models.Index(models.F('proceeding'), models.OrderBy(models.ExpressionWrapper(models.Q(('date', None)), output_field=models.BooleanField())), models.OrderBy(models.F('date'), descending=True), models.OrderBy(models.F('id'), descending=True), models.F('withheld'), condition=models.Q(('withheld', False)), name='paper_proceeding_newest_idx'),
         ),
     ]

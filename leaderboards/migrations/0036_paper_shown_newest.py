@@ -16,6 +16,6 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='paper',
-            index=models.Index(models.OrderBy(models.ExpressionWrapper(models.Q(('date', None)), output_field=models.BooleanField())), models.OrderBy(models.F('date'), descending=True), models.OrderBy(models.F('id'), descending=True), models.F('title'), condition=models.Q(('withheld', False)), name='paper_shown_newest_idx'),
+            index=models.Index(models.OrderBy(models.ExpressionWrapper(models.Q(('date', None)), output_field=models.BooleanField())), models.OrderBy(models.F('date'), descending=True), models.OrderBy(models.F('id'), descending=True), models.F('title'), models.F('withheld'), condition=models.Q(('withheld', False)), name='paper_shown_newest_idx'),
         ),
     ]

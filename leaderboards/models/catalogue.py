@@ -263,6 +263,9 @@ class Paper(models.Model):
             models.Index(
                 *NEWEST_FIRST,
                 models.F("title"),
+                # Its condition again: SQLite reads a bound `withheld = ?` from the
+                # table, each wide row, unless the index holds it.
+                models.F("withheld"),
                 condition=Q(withheld=False),
                 name="paper_shown_newest_idx",
             ),
@@ -272,6 +275,7 @@ class Paper(models.Model):
             models.Index(
                 models.F("proceeding"),
                 *NEWEST_FIRST,
+                models.F("withheld"),
                 condition=Q(withheld=False),
                 name="paper_proceeding_newest_idx",
             ),
