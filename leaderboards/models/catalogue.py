@@ -245,8 +245,12 @@ class Paper(models.Model):
         indexes = [
             models.Index(fields=["title"], name="paper_title_idx"),
             # Covers the list's filters by year, code and verification, and
-            # anything else by date alone.
-            models.Index(fields=["date", "has_code", "verified"], name="paper_date_flags_idx"),
+            # anything else by date alone (oldest first). With withheld, which every list
+            # compares: without it SQLite read every paper from an index holding it and
+            # sorted them all, /paper/?sort=oldest 156 ms at PwC's size (18).
+            models.Index(
+                fields=["date", "has_code", "verified", "withheld"], name="paper_date_flags_idx"
+            ),
             # The list's filter by code that ran, without a year, in the list's
             # order: the few such papers. An index of the flag alone told
             # SQLite that half the papers have either value, so it read all

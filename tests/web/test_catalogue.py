@@ -737,8 +737,13 @@ def test_a_conferences_papers_are_listed_from_their_own_index(db, client):
     assert "paper_proceeding_newest_idx" in plan_of(sql, dropped=[EDITION_ALONE])
 
 
-# The paper indexes that hold every shown paper, and the one of a paper's edition alone.
-EVERY_SHOWN_PAPER = ["paper_shown_newest_idx", "paper_proceeding_newest_idx"]
+# The paper indexes that find every shown paper (by their condition or by withheld), and
+# the one of a paper's edition alone.
+EVERY_SHOWN_PAPER = [
+    "paper_shown_newest_idx",
+    "paper_proceeding_newest_idx",
+    "paper_date_flags_idx",
+]
 EDITION_ALONE = "leaderboards_paper_proceeding_id_10f37575"
 
 
