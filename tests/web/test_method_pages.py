@@ -48,12 +48,15 @@ def test_the_index_costs_the_same_however_many_methods(taxonomy, client, django_
     with django_assert_num_queries(4) as small:
         client.get(url)
     cnn = taxonomy.categories.get()
+    Method.objects.bulk_create(Method(slug=f"bulk-{n}", name=f"Bulk {n}") for n in range(1000))
     for n in range(30):
         make_method(f"m-{n}", categories=[cnn], paper_count=n)
         make_category(f"Extra {n}", area="General")
     with django_assert_num_queries(len(small.captured_queries)):
         html = client.get(url).content.decode()
     assert "all 31 ›" in html
+    # The total as every other count on the site is written: 2 + 1,000 + 30 shown.
+    assert "1,032 methods in areas" in html
     # Its five most used, most papers first.
     top = re.findall(r'<a href="/method/([^"]+)">', html[html.index("Convolutional Neural") :])
     assert top[:5] == ["m-29", "m-28", "m-27", "m-26", "m-25"]
