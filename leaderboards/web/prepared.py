@@ -188,10 +188,15 @@ def _stored_key(found, part):
     return f"{settings.PAGE_CACHE_PREFIX}:{_key(found)}{part}"
 
 
+def _prepared_for(found):
+    # Not one prepare_boards prepares: spare every other board's first visit a query.
+    return found.board_rows is not None and found.board_rows > rows_kept.max_size
+
+
 def _stored(found, part):
     """What prepare_boards stored of a large board for these versions, or None."""
-    if found.board_rows is None or found.board_rows <= rows_kept.max_size:
-        return None  # not one it prepares: spare every other board's first visit a query
+    if not _prepared_for(found):
+        return None
     key = _stored_key(found, part)
     stored = PreparedPart.objects.filter(key=key).values_list("content", flat=True).first()
     return None if stored is None else bytes(stored)
@@ -204,9 +209,20 @@ def stored_file(found, kind):
 
 
 def stored_file_tag(found, kind):
-    """An ETag for stored_file(found, kind): its key names the versions and the release
-    it was made for, so equal keys are equal files; hashing the file was a few ms a request."""
+    """An ETag for stored_file(found, kind), or None where none could be stored: its key
+    names the versions and the release it was made for, so equal keys are equal files;
+    hashing the file was a few ms a request."""
+    if not _usable(found) or not _prepared_for(found):
+        return None
     return hashlib.sha256(_stored_key(found, _file_part(kind)).encode()).hexdigest()[:32]
+
+
+def has_stored_file(found, kind):
+    """Whether stored_file(found, kind) gives a file, without reading its megabytes."""
+    key = _stored_key(found, _file_part(kind))
+    return (
+        stored_file_tag(found, kind) is not None and PreparedPart.objects.filter(key=key).exists()
+    )
 
 
 def is_stored(found):
