@@ -16,22 +16,30 @@ def write_report(command, report):
         )
 
 
-def prepare_large_boards(command, slugs=None):
-    """Make the pages of the boards too large for a web worker to keep, and say which."""
+def prepare_boards(command, slugs=None):
+    """Make the pages' parts of the boards not prepared for their versions, and say how many."""
     # Imported here: the web's views, which a load itself never needs.
-    from leaderboards.web.views.preparing import prepare_large_boards as prepare
+    from leaderboards.web.prepared import rows_kept
+    from leaderboards.web.views.preparing import prepare_boards as prepare
+
+    def said(slug, rows, size):
+        # A large board takes a while: say so as each is stored, not at the end.
+        if rows > rows_kept.max_size:
+            command.stdout.write(f"prepared {slug}: {rows:,} results, {size / 1e6:.1f} MB stored")
 
     try:
-        outcome = prepare(slugs)
+        outcome = prepare(slugs, on_made=said)
     except DatabaseError as error:
         # The load stands: without these, each worker makes a board's parts on its first visit.
         command.stderr.write(
             command.style.WARNING(
-                f"the large boards' pages were not prepared ({error}); "
-                "`manage.py prepare_boards` makes them"
+                f"the boards' pages were not prepared ({error}); `manage.py prepare_boards` "
+                "makes them"
             )
         )
         return None
-    for slug, rows, size in outcome.made:
-        command.stdout.write(f"prepared {slug}: {rows:,} results, {size / 1e6:.1f} MB stored")
+    command.stdout.write(
+        f"{len(outcome.made):,} boards' pages prepared, {len(outcome.unchanged):,} already "
+        "prepared for their current versions"
+    )
     return outcome

@@ -152,6 +152,10 @@ class Leaderboard(models.Model):
     # shows it without a count query, and skips looking for added results on
     # the many boards no editor has touched.
     editorial_change_count = models.PositiveIntegerField(default=0)
+    # The key its page's parts were stored under at load time (web/prepared.py): read
+    # with the board's versions, so a worker reads them only where they are the page's,
+    # and no other board's first visit costs a look.
+    prepared_key = models.CharField(max_length=255, blank=True, default="", db_default="")
 
     objects = LeaderboardQuerySet.as_manager()
 

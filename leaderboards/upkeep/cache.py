@@ -62,8 +62,10 @@ class Versions(NamedTuple):
     board: int | None = None
     # The board's id, for a board's page whose slug names one.
     board_id: int | None = None
-    # Its shown rows: whether its page's parts may have been made at load time.
+    # Its shown rows: whether a worker may keep them (web/prepared.py's RowsKept).
     board_rows: int | None = None
+    # The key its page's parts were stored under at load time, "" if none.
+    board_prepared: str | None = None
 
 
 def versions(board_slug=None):
@@ -110,7 +112,8 @@ def _board_sql(connection):
     site = connection.ops.quote_name(SiteState._meta.db_table)
     boards = connection.ops.quote_name(Leaderboard._meta.db_table)
     return (
-        "SELECT s.data_version, s.catalogue_version, s.changed_at, b.version, b.id, b.row_count "
+        "SELECT s.data_version, s.catalogue_version, s.changed_at, b.version, b.id, b.row_count, "
+        "b.prepared_key "
         "FROM (SELECT 1 AS one) AS o "
         f"LEFT JOIN {site} AS s ON s.id = 1 "
         f"LEFT JOIN {boards} AS b ON b.slug = %s"

@@ -41,7 +41,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 
 from leaderboards.kept import Kept
-from leaderboards.models import PreparedPart
+from leaderboards.models import Leaderboard, PreparedPart
 from leaderboards.web.filters import RowFilter
 from leaderboards.web.page_cache import PAGE_CACHE
 from leaderboards.web.table import Folding
@@ -183,21 +183,27 @@ def keep_order(found, board_id, sort, ids):
             )
 
 
-def _stored_key(found, part):
+def stored_key(found, part=""):
     # The release's namespace too: what the page cache's own keys are under.
     return f"{settings.PAGE_CACHE_PREFIX}:{_key(found)}{part}"
 
 
 def _prepared_for(found):
-    # Not one prepare_boards prepares: spare every other board's first visit a query.
+    # The board says where its parts are, read with its versions: a board not prepared
+    # for them (an editor's change since, a new release) costs its first visit no look.
+    return bool(found.board_prepared) and found.board_prepared == stored_key(found, "")
+
+
+def _large(found):
+    # Only a board no worker keeps has its orders and files stored too.
     return found.board_rows is not None and found.board_rows > rows_kept.max_size
 
 
 def _stored(found, part):
-    """What prepare_boards stored of a large board for these versions, or None."""
+    """What prepare_boards stored of the board for these versions, or None."""
     if not _prepared_for(found):
         return None
-    key = _stored_key(found, part)
+    key = stored_key(found, part)
     stored = PreparedPart.objects.filter(key=key).values_list("content", flat=True).first()
     return None if stored is None else bytes(stored)
 
@@ -212,22 +218,17 @@ def stored_file_tag(found, kind):
     """An ETag for stored_file(found, kind), or None where none could be stored: its key
     names the versions and the release it was made for, so equal keys are equal files;
     hashing the file was a few ms a request."""
-    if not _usable(found) or not _prepared_for(found):
+    if not _usable(found) or not _prepared_for(found) or not _large(found):
         return None
-    return hashlib.sha256(_stored_key(found, _file_part(kind)).encode()).hexdigest()[:32]
+    return hashlib.sha256(stored_key(found, _file_part(kind)).encode()).hexdigest()[:32]
 
 
 def has_stored_file(found, kind):
     """Whether stored_file(found, kind) gives a file, without reading its megabytes."""
-    key = _stored_key(found, _file_part(kind))
+    key = stored_key(found, _file_part(kind))
     return (
         stored_file_tag(found, kind) is not None and PreparedPart.objects.filter(key=key).exists()
     )
-
-
-def is_stored(found):
-    """Whether store() kept the board's parts for these versions."""
-    return PreparedPart.objects.filter(key=_stored_key(found, "")).exists()
 
 
 def _file_part(kind):
@@ -237,9 +238,9 @@ def _file_part(kind):
 
 
 def store(found, board_id, prepared, orders, files):
-    """Keep a large board's PreparedBoard, its orders ({sort: ids}) and its files ({"json"
-    or "csv": text}) for these versions, in place of any it had: made at load time, read
-    by every worker (see _stored)."""
+    """Keep a board's PreparedBoard, and a large board's orders ({sort: ids}) and files
+    ({"json" or "csv": text}), for these versions, in place of any it had: made at load
+    time, read by every worker (see _stored)."""
     parts = {"": pickle.dumps(prepared, pickle.HIGHEST_PROTOCOL)}
     parts.update({_order_part(sort): array("q", ids).tobytes() for sort, ids in orders.items()})
     for kind, text in files.items():
@@ -249,10 +250,14 @@ def store(found, board_id, prepared, orders, files):
         # Two runs at once store the same parts for the same versions: the second's are spare.
         PreparedPart.objects.bulk_create(
             [
-                PreparedPart(leaderboard_id=board_id, key=_stored_key(found, part), content=content)
+                PreparedPart(leaderboard_id=board_id, key=stored_key(found, part), content=content)
                 for part, content in parts.items()
             ],
             ignore_conflicts=True,
+        )
+        # Only while the board is still at those versions: a change since made its parts stale.
+        Leaderboard.objects.filter(pk=board_id, version=found.board).update(
+            prepared_key=stored_key(found, "")
         )
     return sum(len(content) for content in parts.values())
 

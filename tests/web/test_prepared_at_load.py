@@ -92,7 +92,7 @@ def test_an_editors_change_is_built_from_the_rows_until_prepared_again(
         html = client.get(with_bust("?sort=date", 1)).content.decode()
     assert MODEL not in html
     assert [" IN (" not in sql for sql in rows_read(read.captured_queries)] == [True]
-    assert "1 boards prepared, 0 already prepared" in prepare_boards(
+    assert "1 boards' pages prepared, 0 already prepared" in prepare_boards(
         django_capture_on_commit_callbacks
     )
     a_new_worker()
@@ -104,7 +104,7 @@ def test_an_editors_change_is_built_from_the_rows_until_prepared_again(
     changed = client.get(csv, headers={"if-none-match": tag})
     assert changed.status_code == 200 and changed["ETag"] != tag
     assert MODEL.encode() not in b"".join(changed.streaming_content)
-    assert "0 boards prepared, 1 already prepared" in prepare_boards(
+    assert "0 boards' pages prepared, 1 already prepared" in prepare_boards(
         django_capture_on_commit_callbacks
     )
     # One set of parts a board: the former versions' went.
@@ -120,19 +120,50 @@ def test_another_releases_parts_are_not_read(loaded, client, settings):
     assert [" IN (" not in sql for sql in rows_read(read.captured_queries)] == [True]
 
 
-def test_small_boards_are_not_prepared(load, page_cache):
+def test_a_small_board_has_its_parts_stored_not_its_orders_or_files(load, page_cache):
+    """A worker keeps a small board's rows once read, and its views sort those: only the
+    parts a first visit needs are stored."""
     ok, out, _ = load(SEED_FILE)
-    assert ok and "prepared" not in out
-    assert not PreparedPart.objects.exists()
+    assert ok and "1 boards' pages prepared" in out
+    board = Leaderboard.objects.get(slug=SEED_SLUG)
+    [key] = PreparedPart.objects.filter(leaderboard=board).values_list("key", flat=True)
+    assert board.prepared_key == key
+
+
+def test_a_crawlers_first_visit_after_a_load_reads_no_rows(load, page_cache, client, settings):
+    """A board no one opened since the load, in a worker that has kept nothing: its page
+    is its stored parts, one read, where it was every row, its values and its snapshot's."""
+    ok, _, err = load(SEED_FILE)
+    assert ok, err
+    a_new_worker()
+    with CaptureQueriesContext(connection) as read:
+        response = client.get(LEADERBOARD)
+    assert response.status_code == 200
+    assert rows_read(read.captured_queries) == []
+    assert len(read.captured_queries) == 2  # the versions, the stored parts
+    assert response.content == built_from_rows(client, settings, LEADERBOARD).content
+
+
+def test_an_unprepared_board_costs_no_look_for_parts(load, page_cache, client):
+    """A board changed since it was prepared says so with its versions: its first visit
+    builds it from the rows, without a query for parts that are not there."""
+    ok, _, err = load(SEED_FILE)
+    assert ok, err
+    Leaderboard.objects.filter(slug=SEED_SLUG).update(prepared_key="")
+    a_new_worker()
+    with CaptureQueriesContext(connection) as read:
+        assert client.get(LEADERBOARD).status_code == 200
+    assert not [q for q in read.captured_queries if "preparedpart" in q["sql"].lower()]
+    assert rows_read(read.captured_queries)
 
 
 def test_a_load_stands_when_its_boards_cannot_be_prepared(load, large, monkeypatch):
     from leaderboards.web.views import preparing
 
-    def full(slugs):
+    def full(slugs, on_made=None):
         raise DatabaseError("database or disk is full")
 
-    monkeypatch.setattr(preparing, "prepare_large_boards", full)
+    monkeypatch.setattr(preparing, "prepare_boards", full)
     ok, out, err = load(SEED_FILE)
     assert ok, err
     assert "1 files: 1 created" in out

@@ -12,7 +12,7 @@ from leaderboards.ingest.files import check_regular
 from leaderboards.ingest.lock import LoadRunning, one_load_at_a_time
 from leaderboards.ingest.records import ImportReport, in_canonical_order
 from leaderboards.ingest.writer import Writer
-from leaderboards.management.report import prepare_large_boards, write_report
+from leaderboards.management.report import prepare_boards, write_report
 
 # Each record file's importer: import_file(path, report) (see ingest/chunks.py).
 IMPORTERS = {
@@ -86,7 +86,7 @@ class Command(BaseCommand):
         except LoadRunning as error:
             raise CommandError(str(error)) from None
         if not dry_run:
-            prepare_large_boards(self)
+            prepare_boards(self)
         if failures:
             raise CommandError("; ".join(failures))
 

@@ -3,7 +3,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from leaderboards.ingest.loader import Loader
 from leaderboards.ingest.lock import LoadRunning, one_load_at_a_time
-from leaderboards.management.report import prepare_large_boards, write_report
+from leaderboards.management.report import prepare_boards, write_report
 
 
 class Command(BaseCommand):
@@ -55,7 +55,7 @@ class Command(BaseCommand):
         if report.stopped:
             raise CommandError(report.stopped)
         if not dry_run:
-            prepare_large_boards(self)
+            prepare_boards(self)
         if report.failed:
             raise CommandError(f"{len(report.failed)} of {report.files} files failed to load")
 
