@@ -387,7 +387,12 @@ class LeaderboardFilter(ListFilter):
         return queryset.filter(top_paper_date__lt=years_before(today(), int(value)))
 
     def by_checked_within(self, queryset, name, value):
-        return queryset.filter(checked_at__gte=now() - datetime.timedelta(days=int(value)))
+        # Whole days, from the start of the day `value` days back (UTC): the
+        # answer then holds for all of today, as long as its cached page is kept.
+        since = today() - datetime.timedelta(days=int(value))
+        return queryset.filter(
+            checked_at__gte=datetime.datetime.combine(since, datetime.time(), datetime.UTC)
+        )
 
 
 # The /sota/ filters whose answer depends on today's date, not only on the

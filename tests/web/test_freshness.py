@@ -141,10 +141,13 @@ def test_best_older_than_counts_years_back_from_today_and_leaves_unknown_boards_
 
 
 def test_checked_within_keeps_boards_read_in_the_last_days(seeded, ogb, client, monkeypatch):
-    # The seed was read on 2026-09-25 09:33 UTC, 73 days and some hours before NOON.
+    # The seed was read on 2026-09-25 09:33 UTC, 73 days before 2026-12-07: whole
+    # days count, so it is within the last 73 days all day long, not the last 72.
     at(monkeypatch, NOON)
-    assert slugs(client, LIST + "?checked_within=74") == [SEED_SLUG]
-    assert slugs(client, LIST + "?checked_within=73") == []
+    assert slugs(client, LIST + "?checked_within=73") == [SEED_SLUG]
+    assert slugs(client, LIST + "?checked_within=72") == []
+    at(monkeypatch, datetime.datetime(2026, 12, 7, 23, 59, tzinfo=datetime.UTC))
+    assert slugs(client, LIST + "?checked_within=73") == [SEED_SLUG]
     # The archive's board was never checked: every other board, not this one.
     assert PRODUCTS not in slugs(client, LIST + "?checked_within=36500")
 
@@ -192,7 +195,7 @@ def test_an_empty_freshness_value_is_no_filter(seeded, unknown, client):
 def test_a_cached_day_relative_list_does_not_answer_for_another_day(
     seeded, client, monkeypatch, page_cache
 ):
-    url = LIST + "?checked_within=74"
+    url = LIST + "?checked_within=73"
     at(monkeypatch, NOON)
     assert slugs(client, url) == [SEED_SLUG]
     assert client.get(url)["X-Page-Cache"] == "hit"
