@@ -90,6 +90,18 @@ def test_a_board_of_unknown_direction_calls_nothing_best_and_gives_no_date(unkno
     assert unknown.top_paper_date is None
 
 
+def test_a_known_direction_with_no_number_says_why_nothing_is_best(
+    load, seed_page, write_page, client
+):
+    seed_page["metric_direction"]["by_metric"]["FPR95"] = "lower"
+    for row in seed_page["rows"]:
+        row["metrics"]["FPR95"] = "—"
+    ok, _, err = load(write_page(seed_page))
+    assert ok, err
+    words = freshness_words(html(client, f"/sota/{SEED_SLUG}"))
+    assert "Best result no result has a number for FPR95, so none is called best" in words
+
+
 def test_withholding_the_best_row_moves_the_date_on_the_next_request(seeded, editor_client, client):
     url = seeded.get_absolute_url()
     assert "published 24 Mar 2025" in freshness_words(html(client, url))
