@@ -15,6 +15,7 @@ from typing import Annotated, Literal
 from ninja import Field, Schema
 from pydantic import AfterValidator, BeforeValidator, ConfigDict
 
+from leaderboards.format.freshness import freshness
 from leaderboards.format.rules import SLUG_PATTERN, arxiv_id
 from leaderboards.models import EditorAddition
 
@@ -312,6 +313,28 @@ class Method(Out):
         return obj.shown_paper
 
 
+class Freshness(Out):
+    """How fresh a board is (format.freshness): this site's addition to PwC's object."""
+
+    best_result_date: date | None = Field(
+        description="paper date of the best result by the first metric; null where the "
+        "direction is unknown (no result is best) or the best result is undated"
+    )
+    best_result_metric: str | None = Field(description="the metric it is best by")
+    direction_known: bool = Field(description="false: no result is called best")
+    rows_end_at: str | None = Field(description="the archive's source.rows_end_at, as written")
+    code_checked_at: str | None = Field(
+        description="when Syntology last read the board's code; null: code not checked"
+    )
+    papers_not_yet_extracted: int | None = Field(
+        description="newer papers on the whole site (not this board alone) not yet "
+        "extracted, from the snapshot's since_archive.coverage; null without a snapshot"
+    )
+    papers_not_yet_extracted_as_of: str | None = Field(
+        description="the snapshot's read time that count is from"
+    )
+
+
 class EvaluationTable(Out):
     """A leaderboard; its id is the slug of its /sota/ page."""
 
@@ -320,6 +343,11 @@ class EvaluationTable(Out):
     dataset: str
     description: str
     mirror_url: str | None = None
+    freshness: Freshness
+
+    @staticmethod
+    def resolve_freshness(obj):
+        return freshness(obj, obj.source).as_data()
 
     @staticmethod
     def resolve_task(obj):

@@ -72,7 +72,7 @@ def file_direction(source_direction):
     return source_direction if source_direction in KNOWN_DIRECTIONS else None
 
 
-def new_board_figures(rows, first, since_archive):
+def new_board_figures(rows, first, since_archive, checked_at=None):
     """The figures refresh_leaderboards() would read back for a board the loader
     is about to make, from its page: every row shown (no editor has decided
     anything on a board that did not exist), and no snapshot but the page's.
@@ -82,15 +82,15 @@ def new_board_figures(rows, first, since_archive):
     `rows` holds (rank, model, paper_date, ran, value) for each row, `value`
     being the row's (raw, number) for the first metric, None where it has none;
     `first` is that metric as a FirstMetric (or None); `since_archive` the
-    snapshot's block, None without a snapshot.
+    snapshot's block, None without a snapshot, and `checked_at` its read time.
     """
     shown = sorted(rows, key=lambda row: row[0])
-    readable = since_archive if isinstance(since_archive, dict) else {}
     return board_figures(
         len(shown),
         max((row[2] for row in shown if row[2] is not None), default=None),
         sum(1 for row in shown if row[3]),
-        len(readable.get("entries") or []),
+        since_archive,
+        checked_at,
         top_result(
             first,
             [(model, *(value or (None, None)), date) for _, model, date, _, value in shown],
@@ -98,15 +98,33 @@ def new_board_figures(rows, first, since_archive):
     )
 
 
-def board_figures(rows, newest, verified, since, best):
-    """A board's figures as Leaderboard field values."""
+def board_figures(rows, newest, verified, since_archive, checked_at, best):
+    """A board's figures as Leaderboard field values; `since_archive` is its newest
+    snapshot's block and `checked_at` that snapshot's read time (both None
+    without a snapshot)."""
+    readable = since_archive if isinstance(since_archive, dict) else {}
     return {
         "row_count": rows,
         "newest_paper_date": newest,
         "verified_row_count": verified,
-        "since_archive_entry_count": since,
+        "since_archive_entry_count": len(readable.get("entries") or []),
+        "papers_waiting": papers_waiting(since_archive),
+        "checked_at": checked_at,
         **best,
     }
+
+
+def papers_waiting(since_archive):
+    """How many of the site's papers newer than the archive were not yet extracted
+    when the snapshot was read (`coverage.papers_not_yet_extracted`); None without
+    a snapshot, or where the block holds no such count (a figure this site would
+    have to guess is left out, not made 0)."""
+    coverage = since_archive.get("coverage") if isinstance(since_archive, dict) else None
+    waiting = coverage.get("papers_not_yet_extracted") if isinstance(coverage, dict) else None
+    # bool is an int to Python, and a count it is not.
+    if isinstance(waiting, int) and not isinstance(waiting, bool) and waiting >= 0:
+        return waiting
+    return None
 
 
 def leader_index(direction, rows):
@@ -136,20 +154,22 @@ def top_result(first, rows):
     leader by the first metric when that metric's direction is known
     (leader_index()); otherwise, or when no row has a number for it, the
     archive's first shown row, and `top_is_best` says so. `top_inferred` says
-    the direction was the archive's ranking's, not stated.
+    the direction was the archive's ranking's, not stated. `top_paper_date` is
+    the best result's paper date: none where no result is best.
     """
     if not rows:
         return {**_TOP_NONE, "top_metric": ""}
     direction = first.direction if first is not None else None
     best = leader_index(direction, [(number, date) for _, _, number, date in rows])
     if best is not None:
-        model, raw, _, _ = rows[best]
+        model, raw, _, date = rows[best]
         return {
             "top_model": model,
             "top_metric": first.name,
             "top_value": raw,
             "top_is_best": True,
             "top_inferred": first.inferred_direction is not None,
+            "top_paper_date": date,
         }
     model, raw, _, _ = rows[0]
     return {
@@ -160,4 +180,10 @@ def top_result(first, rows):
     }
 
 
-_TOP_NONE = {"top_model": "", "top_value": None, "top_is_best": False, "top_inferred": False}
+_TOP_NONE = {
+    "top_model": "",
+    "top_value": None,
+    "top_is_best": False,
+    "top_inferred": False,
+    "top_paper_date": None,
+}

@@ -117,4 +117,7 @@ def _figures(page, dates, numbers, ran, order):
             value = (data["metrics"][first.name], parsed[index])
         rows.append((data["rank_in_archive_order"], data["model"], date, row_ran, value))
     verified = page["syntology"] is not None
-    return new_board_figures(rows, first, page["since_archive"] if verified else None)
+    if not verified:
+        return new_board_figures(rows, first, None)
+    # A verified page's version moment is its syntology.read_at (version_moment()).
+    return new_board_figures(rows, first, page["since_archive"], version_moment(page))

@@ -18,7 +18,9 @@ state). Everything is named here too: the rest of the code imports from
 `leaderboards.models.page_version_now` by that path."""
 
 from leaderboards.models.boards import (
+    BOARDS_CHECKED_FIRST,
     BOARDS_NEWEST_FIRST,
+    BOARDS_OLDEST_BEST_FIRST,
     TOP_RESULT,
     Direction,
     Leaderboard,
@@ -114,7 +116,9 @@ __all__ = [
     "MethodCategory",
     "MethodQuerySet",
     # boards
+    "BOARDS_CHECKED_FIRST",
     "BOARDS_NEWEST_FIRST",
+    "BOARDS_OLDEST_BEST_FIRST",
     "TOP_RESULT",
     "Direction",
     "Leaderboard",

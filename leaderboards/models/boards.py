@@ -30,7 +30,14 @@ def page_version_now():
 
 
 # The result a list shows for a board; see Leaderboard.top_model.
-TOP_RESULT = ("top_model", "top_metric", "top_value", "top_is_best", "top_inferred")
+TOP_RESULT = (
+    "top_model",
+    "top_metric",
+    "top_value",
+    "top_is_best",
+    "top_inferred",
+    "top_paper_date",
+)
 
 # A board's blocks kept as the file wrote them: read only where they are served.
 BOARD_BLOCKS = ("source", "extra")
@@ -41,6 +48,22 @@ BOARD_BLOCKS = ("source", "extra")
 BOARDS_NEWEST_FIRST = (
     models.ExpressionWrapper(Q(newest_paper_date=None), output_field=models.BooleanField()).asc(),
     models.F("newest_paper_date").desc(),
+    models.F("slug").asc(),
+)
+
+# Boards by how old their best result is, the oldest first; boards with no
+# best result (no direction, or no dated best) last: they are unknown, not old.
+BOARDS_OLDEST_BEST_FIRST = (
+    models.ExpressionWrapper(Q(top_paper_date=None), output_field=models.BooleanField()).asc(),
+    models.F("top_paper_date").asc(),
+    models.F("slug").asc(),
+)
+
+# Boards by when their code was last checked (checked_at), the latest first;
+# boards never checked last.
+BOARDS_CHECKED_FIRST = (
+    models.ExpressionWrapper(Q(checked_at=None), output_field=models.BooleanField()).asc(),
+    models.F("checked_at").desc(),
     models.F("slug").asc(),
 )
 
@@ -84,7 +107,7 @@ class LeaderboardQuerySet(models.QuerySet):
         the rest of a list page's work.
         """
         return self.titled().only(
-            "slug", "row_count", "newest_paper_date", *TOP_RESULT,
+            "slug", "row_count", "newest_paper_date", *TOP_RESULT, "checked_at",
             "task__slug", "task__name", "dataset__slug", "dataset__name",
         )  # fmt: skip
 
@@ -143,6 +166,17 @@ class Leaderboard(models.Model):
     top_is_best = models.BooleanField(default=False)
     # The direction that made it the best is the archive's ranking's, not stated.
     top_inferred = models.BooleanField(default=False)
+    # The paper date of that best result: null where no result is best (no
+    # known direction) or the best has no date. How fresh the board is.
+    top_paper_date = models.DateField(null=True, blank=True)
+    # The newest snapshot's since_archive.coverage.papers_not_yet_extracted: the
+    # site's newer papers (site-wide, not this board's) not yet extracted when
+    # the snapshot was read; null without a snapshot or that figure.
+    papers_waiting = models.PositiveIntegerField(null=True, blank=True)
+    # When Syntology last read the board's code: its newest snapshot's read_at;
+    # null with no snapshot (code not checked). Not read_at above, which is the
+    # board's version moment and, without a snapshot, the archive copy's date.
+    checked_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
     # Its pages' cache version (leaderboards/upkeep/cache.py): raised after every
     # change to the board, so a change retires this board's cached pages only.
@@ -179,6 +213,13 @@ class Leaderboard(models.Model):
             # from these rather than from every board's row, JSON blocks and all.
             models.Index(fields=["verified_row_count"], name="leaderboard_verified_idx"),
             models.Index(fields=["since_archive_entry_count"], name="leaderboard_since_idx"),
+            # The list's freshness sorts and filters ("best result older than",
+            # "checked in the last"), each read in its order from its own index.
+            models.Index(*BOARDS_OLDEST_BEST_FIRST, name="leaderboard_oldest_best_idx"),
+            models.Index(*BOARDS_CHECKED_FIRST, name="leaderboard_checked_idx"),
+            # Their filters alone, under any other sort: a range of each.
+            models.Index(fields=["top_paper_date"], name="leaderboard_best_date_idx"),
+            models.Index(fields=["checked_at"], name="leaderboard_checked_at_idx"),
         ]
         constraints = [
             models.CheckConstraint(

@@ -67,16 +67,16 @@ def refresh_leaderboards(ids):
             verified=Count("pk", distinct=True, filter=Q(verifications__n_ran__gt=0)),
         )
     }
-    entries = {}
+    newest = {}
     # Newest snapshot first, so the first seen for a board is the one shown.
-    for board, since in (
+    for board, read_at, since in (
         SyntologySnapshot.objects.filter(leaderboard__in=ids)
         .order_by("leaderboard", "-read_at")
-        .values_list("leaderboard", "since_archive")
+        .values_list("leaderboard", "read_at", "since_archive")
     ):
-        # A block the database holds but the site cannot read (UnreadableJSON) counts none.
-        readable = since if isinstance(since, dict) else {}
-        entries.setdefault(board, len(readable.get("entries") or []))
+        # A block the database holds but the site cannot read (UnreadableJSON)
+        # counts no entries (board_figures() reads only a dict).
+        newest.setdefault(board, (since, read_at))
     top = _top_results(ids)
     stored = {}
     for pk in ids:
@@ -85,7 +85,7 @@ def refresh_leaderboards(ids):
             found.get("rows", 0),
             found.get("newest"),
             found.get("verified", 0),
-            entries.get(pk, 0),
+            *newest.get(pk, (None, None)),
             top[pk],
         )
     _store(stored)

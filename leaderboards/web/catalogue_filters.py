@@ -5,13 +5,18 @@ A value a filter cannot read makes the form invalid and the view answers
 the exception: there are a handful, so they are a menu.
 """
 
+import datetime
+
 import django_filters
 from django import forms
 from django.db import connection
 from django.db.models import Exists, F, OuterRef, Q
+from django.utils import timezone
 
 from leaderboards.models import (
+    BOARDS_CHECKED_FIRST,
     BOARDS_NEWEST_FIRST,
+    BOARDS_OLDEST_BEST_FIRST,
     NEWEST_FIRST,
     Area,
     Dataset,
@@ -309,12 +314,23 @@ class LeaderboardFilter(ListFilter):
         field_name="row_count", lookup_expr="gte", label="Minimum rows",
         min_value=0, max_value=10**6, decimal_places=0,
     )  # fmt: skip
+    # Both count back from today: see DAY_RELATIVE.
+    best_older_than = django_filters.NumberFilter(
+        method="by_best_older_than", label="Best result older than (years)",
+        min_value=0, max_value=100, decimal_places=0,
+    )  # fmt: skip
+    checked_within = django_filters.NumberFilter(
+        method="by_checked_within", label="Code checked in the last (days)",
+        min_value=1, max_value=36500, decimal_places=0,
+    )  # fmt: skip
     sort = SortFilter(
         {
             # The slug reads "<task>-on-<dataset>" and has its own index.
             "name": ("name", ["slug"]),
             "rows": ("most rows", ["-row_count", "slug"]),
             "newest": ("newest result", list(BOARDS_NEWEST_FIRST)),
+            "oldest_best": ("oldest best result", list(BOARDS_OLDEST_BEST_FIRST)),
+            "checked": ("code checked latest", list(BOARDS_CHECKED_FIRST)),
         },
         label="Sort by",
     )
@@ -364,3 +380,40 @@ class LeaderboardFilter(ListFilter):
     def by_verified(self, queryset, name, value):
         has = Q(verified_row_count__gt=0)
         return queryset.filter(has if value else ~has)
+
+    def by_best_older_than(self, queryset, name, value):
+        # A board with no best result (direction unknown, or undated) is unknown,
+        # not old: the comparison leaves its null date out.
+        return queryset.filter(top_paper_date__lt=years_before(today(), int(value)))
+
+    def by_checked_within(self, queryset, name, value):
+        # Whole days, from the start of the day `value` days back (UTC): the
+        # answer then holds for all of today, as long as its cached page is kept.
+        since = today() - datetime.timedelta(days=int(value))
+        return queryset.filter(
+            checked_at__gte=datetime.datetime.combine(since, datetime.time(), datetime.UTC)
+        )
+
+
+# The /sota/ filters whose answer depends on today's date, not only on the
+# data: the page cache keeps their pages for the day they were made
+# (web/page_cache.py), so a cached list never answers for another day.
+DAY_RELATIVE = ("best_older_than", "checked_within")
+
+
+def now():
+    """The one clock of the day-relative filters (a test sets it)."""
+    return timezone.now()
+
+
+def today():
+    """Today's date in UTC, the day the page cache keeps day-relative lists under."""
+    return now().astimezone(datetime.UTC).date()
+
+
+def years_before(day, years):
+    """The same calendar day `years` earlier; 29 February becomes the 28th in a common year."""
+    try:
+        return day.replace(year=day.year - years)
+    except ValueError:
+        return day.replace(year=day.year - years, day=28)

@@ -8,6 +8,7 @@ may show it. Pages carry an ETag (a hash of the body) and a Last-Modified
 from a signed-in editor, is never cached anywhere: `private, no-store`.
 """
 
+import calendar
 import hashlib
 import time
 import zlib
@@ -24,6 +25,7 @@ from django.utils.crypto import constant_time_compare
 from django.utils.http import http_date
 
 from leaderboards.upkeep.cache import versions
+from leaderboards.web.catalogue_filters import DAY_RELATIVE, today
 
 PAGE_CACHE = "pages"
 # The signed mark, set on the admin's pages, that an editor's session may skip the page cache.
@@ -58,19 +60,32 @@ def _board_slug(request):
     return match.kwargs.get(keyword) if keyword else None
 
 
-def _cache_key(request, found):
+def _day_of(request):
+    """Today, for a list filtered by a day-relative filter ("checked in the last
+    30 days"), whose answer changes at midnight with no change to the data;
+    None for every other page."""
+    if any(request.GET.get(name) for name in DAY_RELATIVE):
+        return today()
+    return None
+
+
+def _cache_key(request, found, day=None):
     url = hashlib.sha256(request.build_absolute_uri().encode()).hexdigest()
     if found.board is not None:
         return f"page:{found.data}:board:{found.board}:{url}"
     changed = found.changed_at.timestamp() if found.changed_at else "-"
+    # A day-relative list is kept for its day only (_day_of).
+    changed = f"{changed}:{day.isoformat()}" if day is not None else changed
     return f"page:{found.data}:{changed}:{found.catalogue}:{url}"
 
 
-def _last_modified(found):
-    """When the data the page shows last changed, in whole seconds."""
+def _last_modified(found, day=None):
+    """When the data the page shows last changed, in whole seconds; for a
+    day-relative list, no earlier than the start of its day (UTC)."""
     changed = int(found.changed_at.timestamp()) if found.changed_at else 0
     own = found.board if found.board is not None else found.catalogue
-    return max(changed, own // 1_000_000, STARTED)
+    start = int(calendar.timegm(day.timetuple())) if day is not None else 0
+    return max(changed, own // 1_000_000, STARTED, start)
 
 
 def _private_prefixes():
@@ -100,7 +115,8 @@ class PageCacheMiddleware:
         found = versions(board_slug)
         # The board's view keeps the parts of its page under the same versions.
         request.page_versions = found
-        key = _cache_key(request, found)
+        day = _day_of(request)
+        key = _cache_key(request, found, day)
         cache = caches[PAGE_CACHE]
         entry = cache.get(key)
         if entry is None:
@@ -109,7 +125,7 @@ class PageCacheMiddleware:
                 if _varies_by_visitor(response):
                     patch_cache_control(response, private=True, no_store=True)
                 return response
-            last_modified = _last_modified(found)
+            last_modified = _last_modified(found, day)
             response.headers["ETag"] = f'"{hashlib.sha256(response.content).hexdigest()[:32]}"'
             response.headers["Last-Modified"] = http_date(last_modified)
             patch_cache_control(response, public=True, max_age=settings.SOTASITE_PAGE_MAX_AGE)
@@ -137,7 +153,7 @@ class PageCacheMiddleware:
         return get_conditional_response(
             request,
             etag=response.headers["ETag"],
-            last_modified=_last_modified(found),
+            last_modified=_last_modified(found, day),
             response=response,
         )
 

@@ -33,6 +33,17 @@ def test_evaluation_of_the_seed(client, seeded):
         "dataset": "imagenet-1k-vs-sun",
         "description": "Detect out-of-distribution or anomalous examples.",
         "mirror_url": None,
+        # This site's addition: the archive's ranking settles FPR95 as lower is
+        # better, and CMA's 16.84 (2025-03-24) is the lowest.
+        "freshness": {
+            "best_result_date": "2025-03-24",
+            "best_result_metric": "FPR95",
+            "direction_known": True,
+            "rows_end_at": "2025-07-28",
+            "code_checked_at": "2026-09-25T09:33:49+00:00",
+            "papers_not_yet_extracted": 2737,
+            "papers_not_yet_extracted_as_of": "2026-09-25T09:33:49+00:00",
+        },
     }
 
 

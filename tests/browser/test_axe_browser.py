@@ -45,6 +45,7 @@ OGB_BOARD = "/sota/node-property-prediction-on-ogbn-products"
 PAGES = {
     "home": "/",
     "leaderboard-list": "/sota/",
+    "leaderboard-list-by-freshness": "/sota/?best_older_than=1&sort=oldest_best",
     "seed-board": f"/sota/{SEED_SLUG}",
     "ogb-board": OGB_BOARD,
     "imagenet-951-rows": f"/sota/{IMAGENET_SLUG}",

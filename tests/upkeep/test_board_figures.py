@@ -24,6 +24,8 @@ FIGURES = (
     "newest_paper_date",
     "verified_row_count",
     "since_archive_entry_count",
+    "papers_waiting",
+    "checked_at",
     *TOP_RESULT,
 )
 

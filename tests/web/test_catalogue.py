@@ -636,6 +636,10 @@ def test_pagination_links_keep_the_filters(load, seed_page, write_page, client):
         (f"/sota/?task={TASK}", 4),
         ("/sota/?dataset=imagenet", 4),
         ("/sota/?task=detection&min_rows=2", 5),
+        # How fresh (issue #30): the figures are kept on the board, so no more queries.
+        ("/sota/?best_older_than=1&sort=oldest_best", 4),
+        ("/sota/?checked_within=36500&sort=checked", 4),
+        ("/sota/?area=computer-vision&best_older_than=0&checked_within=36500", 4),
     ],
 )
 def test_query_counts_are_pinned_and_do_not_grow_with_items(

@@ -13,6 +13,7 @@ from django.db import connections, router
 from django.http import Http404, QueryDict
 from django.urls import reverse
 
+from leaderboards.format.freshness import freshness
 from leaderboards.format.rules import n_samples
 from leaderboards.models import Leaderboard, Row, RowVerification, SyntologySnapshot
 from leaderboards.upkeep.cache import versions
@@ -101,6 +102,7 @@ def prepare(data):
         "unshown_blocks": data.unshown_blocks(),
         "code_per_archive": data.code_per_archive(),
         "added_count": added_count,
+        "freshness": freshness(board, document["source"]),
         "lead": lead_of(data.metrics[0] if data.metrics else None, everything, document["source"]),
     }
     names = [metric.name for metric in metrics]
