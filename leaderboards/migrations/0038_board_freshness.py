@@ -62,7 +62,7 @@ def fill(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leaderboards', '0036_paper_shown_newest'),
+        ('leaderboards', '0037_board_prepared_key'),
     ]
 
     operations = [
