@@ -244,7 +244,8 @@ def models_in_order(page):
     import re
 
     cells = re.findall(r'<td class="model"><span class="clamp"[^>]*>(.*?)</span>', page)
-    return [htmllib.unescape(name) for name in cells]
+    # A row's name is a link to its model's page; an editor's added result's is not.
+    return [htmllib.unescape(re.sub(r"<[^>]*>", "", name)) for name in cells]
 
 
 # A board row's rank cell: the row's "Suggest a correction" pencil, then its rank.
