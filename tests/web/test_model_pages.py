@@ -220,3 +220,12 @@ def test_compare_reads_a_fixed_number_of_queries_however_many_boards(
     assert ok, err
     with django_assert_num_queries(len(few.captured_queries)):
         assert "1–6 of 6 boards" in visible(html(client, compare_url(CMA_SLUG, LINE_SLUG)))
+
+
+def test_the_bench_measures_the_busiest_models_page_and_compare(two_boards, client):
+    from bench.lists import model_pages
+
+    urls = model_pages()
+    assert urls[0].startswith("/model/") and urls[1].startswith("/model/compare?m=")
+    for url in urls:
+        html(client, url)
