@@ -47,7 +47,7 @@ def model_rows(slugs):
 
 
 def values_of(rows):
-    """{row pk: [MetricValue with its metric]} of these rows, each in the file's order; one query."""
+    """{row pk: [MetricValue with its metric]} of these rows, in the file's order; one query."""
     found = {}
     values = MetricValue.objects.filter(row__in=[row.pk for row in rows]).select_related("metric")
     for value in values.order_by("row_id", "position"):
@@ -111,6 +111,11 @@ class SharedBoard:
     def cells(self):
         """(model name, its Row or None) for each model."""
         return list(zip(self.names, self.rows, strict=True))
+
+    @property
+    def first_in_archive(self):
+        """The name of the model the archive ranks highest here."""
+        return min((row.rank, name) for name, row in self.cells if row is not None)[1]
 
 
 def heads_and_shared(slugs, rows):

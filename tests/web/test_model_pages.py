@@ -10,13 +10,19 @@ from django.urls import reverse
 
 from leaderboards.format.rules import model_slug
 from leaderboards.models import Leaderboard, Row
-from tests.helpers import SEED_FILE, SEED_SLUG, a_newer_seed, board, html
-
-CMA = "CMA(ViT-B/16, NegLabel)"
-CMA_PAPER = "/paper/enhanced-ood-detection-through-cross-modal"
-LINE = "LINe (ResNet50)"
-LINE_PAPER = "/paper/line-out-of-distribution-detection-by"
-SECOND = "out-of-distribution-detection-on-board-set-1"
+from tests.helpers import (
+    CMA,
+    CMA_PAPER,
+    LINE,
+    LINE_PAPER,
+    SECOND_BOARD,
+    SEED_FILE,
+    SEED_SLUG,
+    a_newer_seed,
+    a_second_board_with_directions,
+    board,
+    html,
+)
 
 
 def slug_of(model, paper):
@@ -32,20 +38,11 @@ def compare_url(*slugs):
     return f"{reverse('leaderboards:model_compare')}?{query}"
 
 
-def second_board(seed_page, rows=5):
-    """The seed as a second board, its directions stated: FPR95 lower, AUROC higher."""
-    page = board(copy.deepcopy(seed_page), 1, rows=rows)
-    page["metric_direction"]["by_metric"] = {"FPR95": "lower", "AUROC": "higher"}
-    # LINe ahead of CMA here on AUROC (higher), behind on FPR95 (lower).
-    page["rows"][1]["metrics"] = {"AUROC": "97.01", "FPR95": "18.5"}
-    return page
-
-
 @pytest.fixture
 def two_boards(load, seed_page, write_page):
-    ok, _, err = load(SEED_FILE, write_page(second_board(seed_page)))
+    ok, _, err = load(SEED_FILE, write_page(a_second_board_with_directions(seed_page)))
     assert ok, err
-    return Leaderboard.objects.get(slug=SEED_SLUG), Leaderboard.objects.get(slug=SECOND)
+    return Leaderboard.objects.get(slug=SEED_SLUG), Leaderboard.objects.get(slug=SECOND_BOARD)
 
 
 def test_loader_writes_each_row_its_model_slug(two_boards):
@@ -124,7 +121,7 @@ def test_the_model_page_says_what_counts_as_the_same_model(two_boards, client):
 
 
 def test_a_withheld_row_is_shown_nowhere(two_boards, client):
-    Row.objects.filter(model=CMA, leaderboard__slug=SECOND).update(
+    Row.objects.filter(model=CMA, leaderboard__slug=SECOND_BOARD).update(
         withheld=True, withheld_reason="Spam."
     )
     page = visible(html(client, model_url(CMA, CMA_PAPER)))
@@ -142,14 +139,14 @@ def test_an_unknown_or_malformed_model_is_404(two_boards, client, slug):
 
 def test_board_rows_and_paper_results_link_their_models_page(two_boards, client):
     href = f'href="{model_url(CMA, CMA_PAPER)}"'
-    assert href in html(client, reverse("leaderboards:leaderboard", args=[SECOND]))
+    assert href in html(client, reverse("leaderboards:leaderboard", args=[SECOND_BOARD]))
     assert href in html(client, reverse("leaderboards:paper", args=[CMA_PAPER.split("/")[-1]]))
 
 
 def test_the_model_page_reads_a_fixed_number_of_queries_however_many_results(
     load, seed_page, write_page, client, django_assert_num_queries
 ):
-    ok, _, err = load(write_page(second_board(seed_page)), SEED_FILE)
+    ok, _, err = load(write_page(a_second_board_with_directions(seed_page)), SEED_FILE)
     assert ok, err
     with django_assert_num_queries(5) as few:
         html(client, model_url(CMA, CMA_PAPER))
@@ -169,7 +166,7 @@ def test_compare_shows_who_is_ahead_and_by_how_much_where_the_direction_is_known
 ):
     page = html(client, compare_url(CMA_SLUG, LINE_SLUG))
     stated = board_section(page, "Out-of-Distribution Detection on Board Set 1")
-    assert "Rank in the archive's order 1 2" in stated
+    assert f"Rank in the archive's order 1 2 {CMA} in the archive's order" in stated
     assert f"FPR95 (lower is better) 16.84 ahead 18.5 behind by 1.66 {CMA}" in stated
     assert f"AUROC (higher is better) 96.36 behind by 0.65 97.01 ahead {LINE}" in stated
 
@@ -184,7 +181,7 @@ def test_compare_claims_no_one_ahead_where_the_direction_is_unknown(two_boards, 
 def test_compare_lists_only_boards_two_of_them_share(two_boards, client):
     third = slug_of("NNGuide (RegNet)", "/paper/nearest-neighbor-guidance-for-out-of-1")
     # NNGuide is on the seed only (the second board keeps five rows, its third among them).
-    Row.objects.filter(model_slug=third, leaderboard__slug=SECOND).delete()
+    Row.objects.filter(model_slug=third, leaderboard__slug=SECOND_BOARD).delete()
     page = visible(html(client, compare_url(CMA_SLUG, LINE_SLUG, third)))
     assert "1–2 of 2 boards" in page
     assert "not on this board" in page
@@ -211,7 +208,7 @@ def test_compare_of_an_unknown_model_is_404(two_boards, client):
 def test_compare_reads_a_fixed_number_of_queries_however_many_boards(
     load, seed_page, write_page, client, django_assert_num_queries
 ):
-    ok, _, err = load(write_page(second_board(seed_page)), SEED_FILE)
+    ok, _, err = load(write_page(a_second_board_with_directions(seed_page)), SEED_FILE)
     assert ok, err
     with django_assert_num_queries(2) as few:
         html(client, compare_url(CMA_SLUG, LINE_SLUG))
