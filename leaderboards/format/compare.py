@@ -48,7 +48,7 @@ def compare(raws, direction):
     if len(present) < 2:
         return Comparison([Standing(raw) for raw in raws], "numbers", mixed)
     chosen = max if direction == HIGHER else min
-    best = chosen(numbers[index] for index in present)
+    best = chosen(number for number in numbers if number is not None)
     best_raw = next(raws[index] for index in present if numbers[index] == best)
     standings = []
     for raw, number in zip(raws, numbers, strict=True):

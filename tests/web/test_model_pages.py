@@ -158,6 +158,24 @@ def test_the_model_page_reads_a_fixed_number_of_queries_however_many_results(
         assert "1–6 of 6 results" in visible(html(client, model_url(CMA, CMA_PAPER)))
 
 
+def test_a_large_boards_places_come_from_its_kept_numbers_not_its_rows(
+    two_boards, client, monkeypatch, django_assert_num_queries
+):
+    from leaderboards.api import ranking
+
+    url = model_url(CMA, CMA_PAPER)
+    with django_assert_num_queries(5):
+        small = visible(html(client, url))
+    # Both boards count as large now: the first view reads and keeps each ranked
+    # metric's numbers, sorted; the next reads none of them.
+    monkeypatch.setattr(ranking, "KEPT_FROM_ROWS", 3)
+    ranking.numbers_kept.clear()
+    html(client, url)
+    with django_assert_num_queries(5):
+        assert visible(html(client, url)) == small
+    assert "AUROC 96.36 (place 2 by it, higher is better)" in small
+
+
 # Compare ------------------------------------------------------------------------
 
 
