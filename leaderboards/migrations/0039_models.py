@@ -1,5 +1,6 @@
 """Each row's model across boards (issue #30): Row.model_slug, format.rules.model_slug
-of its model's name and its paper's identity, filled for the rows already stored."""
+of its model's name and its paper's identity, filled for the rows already stored; and
+the model a search entry names (SearchEntry.model_slug)."""
 
 from django.db import migrations, models
 
@@ -40,5 +41,12 @@ class Migration(migrations.Migration):
         migrations.AddIndex(
             model_name="row",
             index=models.Index(fields=["model_slug"], name="row_model_slug_idx"),
+        ),
+        # A model's search entry leads to its page: filled by the next rebuild of the
+        # index (every load's); until then an entry leads to its board, as before.
+        migrations.AddField(
+            model_name="searchentry",
+            name="model_slug",
+            field=models.CharField(blank=True, db_default="", default="", max_length=80),
         ),
     ]
