@@ -152,6 +152,33 @@ def archive_lists():
     return urls
 
 
+def model_pages():
+    """The pages of the model with the most results (issue #30): its own, and its compare
+    with the three models sharing most boards with it, the compare's largest."""
+    from django.db.models import Count
+
+    from leaderboards.models import Row
+
+    shown = Row.objects.shown().exclude(model_slug="")
+    counted = shown.values_list("model_slug").annotate(n=Count("pk")).order_by("-n", "model_slug")
+    top = counted.first()
+    if top is None:
+        return []
+    boards = shown.filter(model_slug=top[0]).values("leaderboard_id")
+    sharing = (
+        shown.filter(leaderboard_id__in=boards)
+        .exclude(model_slug=top[0])
+        .values_list("model_slug")
+        .annotate(n=Count("leaderboard_id", distinct=True))
+        .order_by("-n", "model_slug")
+    )
+    urls = [f"/model/{top[0]}"]
+    others = [slug for slug, _ in sharing[:3]]
+    if others:
+        urls.append("/model/compare?" + "&".join(f"m={slug}" for slug in [top[0], *others]))
+    return urls
+
+
 def build(db, boards, seed):
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}"}
     with tempfile.TemporaryDirectory() as pages_dir:
@@ -218,7 +245,7 @@ def measure(db, repeat):
     for url in PAGES + ["/methods/"]:
         results.append((url, median_ms(url)[0]))
     archive = archive_lists()
-    for url in LISTS + archive:
+    for url in LISTS + archive + model_pages():
         first, response = median_ms(url)
         results.append((url, first))
         last = response.context["page_obj"].paginator.num_pages

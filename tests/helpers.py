@@ -155,6 +155,23 @@ def board_with_metrics(seed_page, slug, rows, metrics):
     return page
 
 
+# Two of the seed's models, each named by its paper as model_slug() reads them.
+CMA = "CMA(ViT-B/16, NegLabel)"
+CMA_PAPER = "/paper/enhanced-ood-detection-through-cross-modal"
+LINE = "LINe (ResNet50)"
+LINE_PAPER = "/paper/line-out-of-distribution-detection-by"
+SECOND_BOARD = "out-of-distribution-detection-on-board-set-1"
+
+
+def a_second_board_with_directions(seed_page, rows=5):
+    """The seed as a second board (SECOND_BOARD), its directions stated: FPR95 lower,
+    AUROC higher; LINe (second) ahead of CMA (first) on AUROC, behind it on FPR95."""
+    page = board(copy.deepcopy(seed_page), 1, rows=rows)
+    page["metric_direction"]["by_metric"] = {"FPR95": "lower", "AUROC": "higher"}
+    page["rows"][1]["metrics"] = {"AUROC": "97.01", "FPR95": "18.5"}
+    return page
+
+
 def a_newer_seed(seed_page):
     """The seed read a month later, its source text changed and the spam row moved first."""
     seed_page["syntology"]["read_at"] = "2026-10-25T09:33:49+00:00"
@@ -244,7 +261,8 @@ def models_in_order(page):
     import re
 
     cells = re.findall(r'<td class="model"><span class="clamp"[^>]*>(.*?)</span>', page)
-    return [htmllib.unescape(name) for name in cells]
+    # A row's name is a link to its model's page; an editor's added result's is not.
+    return [htmllib.unescape(re.sub(r"<[^>]*>", "", name)) for name in cells]
 
 
 # A board row's rank cell: the row's "Suggest a correction" pencil, then its rank.

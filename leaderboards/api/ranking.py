@@ -41,6 +41,30 @@ def result_key(result):
 def best_ranks(rows):
     """{row pk: (best rank, metric name)} over the metrics of known direction.
 
+    The smallest of metric_ranks(), the first metric in page order winning a tie.
+    """
+    metrics, ranks = _ranked(rows)
+    best = {}
+    for (row_id, metric_id), rank in ranks.items():
+        position = metrics[metric_id].position
+        current = best.get(row_id)
+        if current is None or (rank, position) < current[:2]:
+            best[row_id] = (rank, position, metrics[metric_id].name)
+    return {row_id: (rank, name) for row_id, (rank, _, name) in best.items()}
+
+
+def metric_ranks(rows):
+    """{(row pk, metric pk): rank} of each row by each of its board's metrics of known direction.
+
+    The place competition_ranks() gives the row's number among its board's,
+    as best_ranks() counts them (below).
+    """
+    return _ranked(rows)[1]
+
+
+def _ranked(rows):
+    """(the boards' metrics of known direction by pk, {(row key, metric pk): rank}).
+
     A row ranks among the shown rows and the shown editor-added results of its
     leaderboard (they compete; an added result's key is added_key(pk)), by the
     parsed number of each metric whose direction is known; its best rank is the
@@ -57,7 +81,7 @@ def best_ranks(rows):
         if metric.direction is not None
     }
     if not metrics:
-        return {}
+        return {}, {}
     large = {pk for pk, board in boards.items() if board.row_count > KEPT_FROM_ROWS}
     wanted = {result_key(row) for row in rows}
     # Every number of a small board's metrics; of a large board's, the wanted rows' only.
@@ -93,16 +117,13 @@ def best_ranks(rows):
         metric_id: _ranker(values, metrics[metric_id].direction)
         for metric_id, values in ordered.items()
     }
-    best = {}
-    for metric_id, metric in metrics.items():
-        for row_id, number in numbers.get(metric_id, {}).items():
-            if row_id not in wanted:
-                continue
-            rank = rankers[metric_id](number)
-            current = best.get(row_id)
-            if current is None or (rank, metric.position) < current[:2]:
-                best[row_id] = (rank, metric.position, metric.name)
-    return {row_id: (rank, name) for row_id, (rank, _, name) in best.items()}
+    ranks = {
+        (row_id, metric_id): rankers[metric_id](number)
+        for metric_id in metrics
+        for row_id, number in numbers.get(metric_id, {}).items()
+        if row_id in wanted
+    }
+    return metrics, ranks
 
 
 def ranked_from_kept(board):

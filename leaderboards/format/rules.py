@@ -246,6 +246,44 @@ def row_keys(rows):
     return keys
 
 
+# A model's identity ---------------------------------------------------------------
+
+# The readable part of a model's slug; the digest after it tells models apart.
+MODEL_SLUG_NAME_LIMIT = 60
+MODEL_SLUG_DIGEST = 12  # hex digits: 48 bits, no collision to expect among millions of models
+MODEL_SLUG_PATTERN = rf"[a-z0-9-]{{1,{MODEL_SLUG_NAME_LIMIT}}}-[0-9a-f]{{{MODEL_SLUG_DIGEST}}}"
+_MODEL_SLUG = re.compile(rf"{MODEL_SLUG_PATTERN}\Z")
+
+
+def model_name_key(model):
+    """What makes two spellings of a model's name the same name: case and spacing aside.
+
+    "ResNet-50", "resnet-50 " and "ResNet-50" with a double space are one
+    name; "ResNet50" is another (a hyphen is not spacing).
+    """
+    return " ".join((model or "").split()).casefold()
+
+
+def model_slug(model, identity):
+    """The slug of the model a row names: its normalised name on its paper's identity.
+
+    The same on every load of the same row, whatever board or rank it has:
+    made of nothing but the model's name and paper_identity() (None, a row
+    naming no paper: such rows of one name are one model). Readable (the
+    slugified name) and unique (a digest of the pair, since two papers'
+    models often share a name).
+    """
+    name = model_name_key(model)
+    digest = hashlib.sha256(f"{name}\n{identity or ''}".encode()).hexdigest()
+    readable = slug_for(name, "model", MODEL_SLUG_NAME_LIMIT)
+    return f"{readable}-{digest[:MODEL_SLUG_DIGEST]}"
+
+
+def is_model_slug(text):
+    """Whether `text` could be a model_slug(): the URL and the compare view check it first."""
+    return bool(_MODEL_SLUG.match(text or ""))
+
+
 def key_digest(key):
     """What Row.key and RowDecision.key store: a fixed-size digest of a row_keys() key.
 

@@ -50,3 +50,29 @@ def parse_metric_value(raw):
         value *= _SCALE[scale]
     # "1e999" parses to infinity, which no chart or sort can place.
     return value if math.isfinite(value) else None
+
+
+def value_unit(raw):
+    """What a metric string writes after its number, its K/M/B scale and any `± x` tail.
+
+    "85.3%" -> "%", "95040G" -> "G", "0.84 ± 0.01" -> "", "2440M" -> "" (a
+    scale parse_metric_value() applies, so 2440M and 1.2B compare as numbers).
+    Two values of one metric with different units may not measure alike.
+    """
+    text = str(raw or "").strip()
+    match = _LEADING_NUMBER.match(text)
+    assert match is not None  # every part of the pattern is optional
+    return text[match.end() :].split("±")[0].strip()
+
+
+def value_scale(raw):
+    """(K, M, B or "", the factor it scales by, how many decimals the written number has).
+
+    What a difference between two values is written in (format.compare).
+    """
+    match = _LEADING_NUMBER.match(str(raw or "").strip())
+    assert match is not None
+    number = match.group("number")
+    decimals = len(number.split(".", 1)[1].split("e")[0].split("E")[0]) if "." in number else 0
+    scale = match.group("scale") or ""
+    return scale, _SCALE.get(scale, 1.0), decimals

@@ -24,7 +24,14 @@ from leaderboards.format.figures import (
     order_evidence,
 )
 from leaderboards.format.page import ROW_KEYS, slug_of, version_moment
-from leaderboards.format.rules import date_or_none, has_code, key_digest, row_keys
+from leaderboards.format.rules import (
+    date_or_none,
+    has_code,
+    key_digest,
+    model_slug,
+    paper_identity,
+    row_keys,
+)
 from leaderboards.format.values import parse_metric_value
 
 
@@ -40,6 +47,7 @@ class PreparedPage:
     # How the first metric's values run down the archive's order (None: no metric).
     order: OrderEvidence | None
     keys: list  # key_digest of each row's key
+    model_slugs: list  # each row's model_slug(), the model it names across boards
     papers: list  # each row's paper slug, or None
     dates: list  # each row's paper date, or None
     has_code: list
@@ -64,6 +72,7 @@ def prepare(page):
         figures=_figures(page, dates, numbers, ran, order),
         order=order,
         keys=[key_digest(key) for key in row_keys(rows)],
+        model_slugs=[model_slug(row["model"], paper_identity(row)) for row in rows],
         papers=[slug_of(row["paper"]) if row["paper"] else None for row in rows],
         dates=dates,
         has_code=[has_code(row["code"]) for row in rows],

@@ -253,6 +253,7 @@ ROW_FIELDS = (
     "archive_says_code",
     "tags",
     "key",
+    "model_slug",
     "withheld",
     "withheld_reason",
 )
@@ -275,10 +276,10 @@ def insert_rows(items, papers):
              data["uses_additional_data"], papers[paper].pk if paper else None,
              data["paper_title"], data["paper_url"], date, data["code"],
              data["n_code_links"], extra, archive_says_code(extra), row_tags(extra),
-             key, False, "")
-            for pk, data, paper, date, extra, key in zip(
+             key, model, False, "")
+            for pk, data, paper, date, extra, key, model in zip(
                 item.row_ids, item.page["rows"], prepared.papers, prepared.dates,
-                prepared.extras, prepared.keys, strict=True,
+                prepared.extras, prepared.keys, prepared.model_slugs, strict=True,
             )
         ]  # fmt: skip
     _insert(Row, ("id", *ROW_FIELDS), values)

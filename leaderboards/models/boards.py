@@ -376,6 +376,10 @@ class RowQuerySet(models.QuerySet):
         """
         return self.defer("extra", *(f"leaderboard__{name}" for name in BOARD_BLOCKS))
 
+    def of_models(self, slugs):
+        """The shown rows of these models (Row.model_slug), with their boards, in one query."""
+        return self.shown().filter(model_slug__in=slugs).with_boards().without_blocks()
+
     def newest_results(self):
         """Shown rows with a paper date, newest first, with their board and paper.
 
@@ -419,6 +423,9 @@ class Row(models.Model):
     # What stays the same when a newer file re-ranks the row (format.rules.row_keys):
     # editors' decisions find the row by it, whatever its id and rank.
     key = models.CharField(max_length=64)
+    # The model the row names, across boards (format.rules.model_slug of its name and
+    # its paper's identity), written by the loader: its /model/ page reads by it.
+    model_slug = models.CharField(max_length=80, default="")
     # Copied from the board's RowDecision by the loader and by editors' actions.
     withheld = models.BooleanField(default=False)
     withheld_reason = models.TextField(blank=True, default="")
@@ -439,6 +446,7 @@ class Row(models.Model):
         ]
         indexes = [
             models.Index(fields=["paper_date"], name="row_paper_date_idx"),
+            models.Index(fields=["model_slug"], name="row_model_slug_idx"),
         ]
 
     def __str__(self):

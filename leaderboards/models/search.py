@@ -35,6 +35,9 @@ class SearchEntry(models.Model):
     slug = models.CharField(max_length=300)
     # What tells two entries of the same name apart (a model's leaderboard).
     context = models.TextField(blank=True, default="")
+    # A model's entry: the model it names (Row.model_slug), whose page it leads to.
+    # A default in the database too: the index's INSERT ... SELECT of other kinds omits it.
+    model_slug = models.CharField(max_length=80, blank=True, default="", db_default="")
 
     class Meta:
         constraints = [
@@ -67,7 +70,10 @@ class SearchEntry(models.Model):
     def get_absolute_url(self):
         if self.kind != SearchKind.MODEL:
             return reverse(f"leaderboards:{self.kind}", args=[self.slug])
-        # The board filtered to the model: its row may be pages away from the first.
+        if self.model_slug:
+            return reverse("leaderboards:model", args=[self.model_slug])
+        # Indexed before models had pages: the board filtered to the model, its row
+        # maybe pages away from the first.
         board = reverse("leaderboards:leaderboard", args=[self.slug])
         return f"{board}?{urlencode({'model': self.name})}#results"
 

@@ -259,7 +259,8 @@ MATCHED_ONCE = 3
 # shorter names, then by name.
 _ENTRY = (
     "e.id, e.kind, e.name, e.slug, e.context, "
-    "CASE WHEN upper(e.name) = upper(%s) THEN 0 ELSE 1 END AS exact, length(e.name) AS name_length"
+    "CASE WHEN upper(e.name) = upper(%s) THEN 0 ELSE 1 END AS exact, "
+    "length(e.name) AS name_length, e.model_slug"
 )
 _ORDER = "exact, name_length, name, id"
 _KINDS = ", ".join(["%s"] * len(SearchKind.values))
@@ -270,15 +271,22 @@ _NAMED = f"e.kind IN ({_KINDS}) AND upper(e.name) = upper(%s)"
 class _Row:
     """An entry as the suggestion queries read it, with the prefix list it came from."""
 
-    __slots__ = ("pk", "kind", "name", "slug", "context", "prefix", "words")
+    __slots__ = ("pk", "kind", "name", "slug", "context", "model_slug", "prefix", "words")
 
-    def __init__(self, pk, kind, name, slug, context, _exact, _length, prefix="", words=""):
+    def __init__(
+        self, pk, kind, name, slug, context, _exact, _length, model_slug, prefix="", words=""
+    ):
         self.pk, self.kind, self.name, self.slug, self.context = pk, kind, name, slug, context
-        self.prefix, self.words = prefix, words
+        self.model_slug, self.prefix, self.words = model_slug or "", prefix, words
 
     def entry(self):
         return SearchEntry(
-            id=self.pk, kind=self.kind, name=self.name, slug=self.slug, context=self.context
+            id=self.pk,
+            kind=self.kind,
+            name=self.name,
+            slug=self.slug,
+            context=self.context,
+            model_slug=self.model_slug,
         )
 
 
@@ -374,7 +382,7 @@ def _first_and_totals(words, exact, per_kind, kinds):
     totals = _totals_sql(
         "SELECT id FROM matched WHERE id < %s",
         "SELECT id FROM matched WHERE id >= %s",
-        between=", NULL, NULL, NULL, 2, 0",
+        between=", NULL, NULL, NULL, 2, 0, NULL",
     )
     sql = (
         f"{with_sql} SELECT {_ENTRY}, CAST(NULL AS BIGINT) AS total FROM {table} e "

@@ -180,6 +180,8 @@ class PageRow:
     # Row.archive_says_code and Row.tags (format.rules: the source's word on code, its tags).
     archive_says_code: bool | None = None
     tags: tuple = ()
+    # Row.model_slug: the model's page (/model/), "" for an editor's added result.
+    model_slug: str = ""
 
 
 class _Reader:
@@ -244,12 +246,13 @@ class _Reader:
     def rows(self, leaderboard_id, extras, ids=None):
         """Every row of the board in rank order, shown or not; with `ids`, those rows only.
 
-        PageRow's fields, then withheld, what the source said of code and its
-        tags, then (with `extras`) the extra keys.
+        PageRow's fields, then withheld, what the source said of code, its tags
+        and its model's slug, then (with `extras`) the extra keys.
         """
         columns = (
             "r.id, r.rank, r.model, r.uses_additional_data, p.slug, r.paper_title, r.paper_url, "
-            "r.paper_date, r.code, r.n_code_links, r.withheld, r.archive_says_code, r.tags"
+            "r.paper_date, r.code, r.n_code_links, r.withheld, r.archive_says_code, r.tags, "
+            "r.model_slug"
         )
         params = [leaderboard_id]
         if extras:
@@ -266,7 +269,7 @@ class _Reader:
         if not extras:
             return found
         field, connection = self.extra_field, self.connection
-        return [(*values[:13], decode_within(field, values[13], connection)) for values in found]
+        return [(*values[:14], decode_within(field, values[14], connection)) for values in found]
 
     def values(self, leaderboard_id, ids=None):
         """(row id, metric id, raw, number) of the shown rows (of `ids`), in file order."""
@@ -335,11 +338,12 @@ class PageData:
                 self.withheld += 1
                 continue
             paper = PaperRef(slug) if slug is not None else None
-            extra = values[13] if row_extras else {}
+            extra = values[14] if row_extras else {}
             row = PageRow(pk, rank, model, extra_data, paper, title, url, day, code, links, extra)
             # Raw SQL: SQLite gives a boolean column as 0 or 1.
             row.archive_says_code = None if values[11] is None else bool(values[11])
             row.tags = tuple(values[12].split(TAG_SEPARATOR)) if values[12] else ()
+            row.model_slug = values[13]
             row.cells = empty.copy()
             self.rows.append(row)
             by_pk[pk] = row

@@ -48,8 +48,9 @@ from leaderboards.web.table import Folding
 
 # Raised whenever what is kept changes shape, so a shared cache filled by an
 # older deploy is never read as this one's (2: the class kept was renamed, and an
-# older entry would not unpickle; 3: the board's tags were added).
-FORMAT = 3
+# older entry would not unpickle; 3: the board's tags were added; 4: rows link their
+# model's page).
+FORMAT = 4
 
 # The query-string keys that change what the page shows; any other is carried
 # along in its links and changes nothing else.

@@ -239,6 +239,7 @@ def rows_markup(items, metric_names, shown, checked, slug):
     """The `<tr>`s of `items` (TableRows) of board `slug`, with the metric columns `shown`."""
     paper_link = _paper_link()
     correction = escape(reverse("leaderboards:suggest_correction", args=[slug]))
+    model_link = _model_link()
     parts = []
     for item in items:
         row, v = item.row, item.verification
@@ -317,7 +318,8 @@ def rows_markup(items, metric_names, shown, checked, slug):
         parts.append(
             "\n      <tr>"
             f'{ROW_INDENT}<td class="num rank">{suggest}{rank}</td>'
-            f'{ROW_INDENT}<td class="model"><span class="clamp" title="{model}">{model}</span>'
+            f'{ROW_INDENT}<td class="model"><span class="clamp" title="{model}">'
+            f"{model_link(row.model_slug, model)}</span>"
             f"{added}</td>"
             f"{ROW_INDENT}{''.join(cells)}"
             f"{ROW_INDENT}{extra}"
@@ -340,3 +342,11 @@ def _paper_link():
     marker = "slug-marker"
     prefix, suffix = reverse("leaderboards:paper", args=[marker]).split(marker)
     return lambda slug: f"{prefix}{slug}{suffix}"
+
+
+def _model_link():
+    """A row's model name (escaped) linked to its model's page, as _paper_link() reverses it
+    once; the name alone for a row with no model slug (an editor's added result)."""
+    marker = "slug-marker"
+    prefix, suffix = reverse("leaderboards:model", args=[marker]).split(marker)
+    return lambda slug, name: f'<a href="{prefix}{slug}{suffix}">{name}</a>' if slug else name

@@ -8,6 +8,7 @@ from leaderboards.web.views import (
     home,
     leaderboard,
     methods,
+    model_pages,
     papers,
     search,
     suggest,
@@ -32,6 +33,9 @@ urlpatterns = [
     path("methods/area/<slug:slug>", methods.method_area, name="method_area"),
     path("methods/category/<slug:slug>", methods.method_category, name="method_category"),
     path("method/<slug:slug>", methods.method_detail, name="method"),
+    # Issue #30: a model across boards. "compare" is never a model's slug (it has no digest).
+    path("model/compare", model_pages.model_compare, name="model_compare"),
+    path("model/<slug:slug>", model_pages.model_detail, name="model"),
     path("badge/<slug:paper_slug>/<slug:board_slug>", badges.pwc_badge, name="pwc_badge"),
     # Issue #4: browsing and search.
     path("", home.home, name="home"),

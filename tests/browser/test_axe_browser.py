@@ -27,8 +27,19 @@ from pathlib import Path
 
 import pytest
 
-from leaderboards.format.rules import compact_json
-from tests.helpers import ARTIFACTS, PWC_DATA, ROOT, SEED_FILE, SEED_SLUG, child_env
+from leaderboards.format.rules import compact_json, model_slug
+from tests.helpers import (
+    ARTIFACTS,
+    CMA,
+    CMA_PAPER,
+    LINE,
+    LINE_PAPER,
+    PWC_DATA,
+    ROOT,
+    SEED_FILE,
+    SEED_SLUG,
+    child_env,
+)
 from tools import pwc_scrape
 
 pytestmark = pytest.mark.browser
@@ -56,6 +67,10 @@ PAGES = {
     "paper-list": "/paper/",
     "paper": "/paper/enhanced-ood-detection-through-cross-modal",
     "author": "/author/jeonghyeon-kim",
+    "model": f"/model/{model_slug(CMA, CMA_PAPER)}",
+    "model-compare": (
+        f"/model/compare?m={model_slug(CMA, CMA_PAPER)}&m={model_slug(LINE, LINE_PAPER)}"
+    ),
     "conference": "/conference/cvpr",
     "method-list": "/methods/",
     "method-area": "/methods/area/computer-vision",

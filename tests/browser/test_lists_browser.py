@@ -106,7 +106,7 @@ def test_the_paper_page_never_scrolls_sideways(
     screenshot(tab, f"paper-long-words-{tab.look}")
 
 
-def test_a_model_found_by_search_opens_on_its_row(
+def test_a_model_found_by_search_opens_its_page_with_its_board_and_rank(
     load, seed_page, write_page, live_server, tab, screenshot
 ):
     page = scaled_page(seed_page, 260)
@@ -117,11 +117,13 @@ def test_a_model_found_by_search_opens_on_its_row(
     check_palette(tab)
     models = tab.locator(".search-group", has=tab.get_by_role("heading", name="Models"))
     models.get_by_role("link", name=name, exact=True).click()
-    tab.wait_for_url("**model=NPOS**#results")
-    rows = tab.locator("#results table tbody tr")
+    tab.wait_for_url("**/model/npos-253-*")
+    assert tab.locator("h1").inner_text() == name
+    rows = tab.locator("table.model-results tbody tr")
     assert rows.count() == 1
-    assert name in rows.first.inner_text()
-    # The page opened at the results, the row in sight.
+    assert "254" in rows.first.locator('td[data-label="Rank"]').inner_text()
+    # Its result in sight on the first screen, none of it behind a sideways scroll.
     box = rows.first.bounding_box()
-    assert box["y"] >= 0 and box["y"] + box["height"] <= tab.viewport_size["height"]
-    screenshot(tab, f"search-model-row-{tab.look}", full_page=False)
+    assert box["y"] + box["height"] <= tab.viewport_size["height"]
+    assert fits_the_width(tab)
+    screenshot(tab, f"search-model-page-{tab.look}", full_page=False)

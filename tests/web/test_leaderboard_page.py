@@ -17,7 +17,7 @@ def get(client, query=""):
 
 
 def model_row(html, model):
-    start = html.index(f'<span class="clamp" title="{model}">{model}</span>')
+    start = html.index(f'<span class="clamp" title="{model}">')
     return html[start : html.index("</tr>", start)]
 
 

@@ -41,12 +41,12 @@ def test_a_partly_typed_task_name_suggests_the_task_first(seeded, client):
     assert len(suggestions) <= MAX_SUGGESTIONS
 
 
-def test_a_model_suggestion_names_its_leaderboard(seeded, client):
+def test_a_model_suggestion_names_its_leaderboard_and_leads_to_its_page(seeded, client):
     (model,) = suggest(client, "NPOS")
     assert model["kind"] == "Model"
     assert model["context"] == "Out-of-Distribution Detection on ImageNet-1k vs SUN"
-    board = reverse("leaderboards:leaderboard", args=[SEED_SLUG])
-    assert model["url"] == f"{board}?model=NPOS#results"
+    npos = seeded.rows.get(model="NPOS").model_slug
+    assert model["url"] == reverse("leaderboards:model", args=[npos])
 
 
 def test_suggestions_cost_a_query_or_two_and_nothing_without_a_word(
