@@ -27,7 +27,7 @@ def fill_model_slugs(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("leaderboards", "0036_paper_shown_newest"),
+        ("leaderboards", "0038_board_freshness"),
     ]
 
     operations = [
