@@ -96,4 +96,6 @@ class BoardChange(models.Model):
         return f"{self.leaderboard_id} @ {self.made_at:%Y-%m-%d %H:%M:%S}"
 
     def get_absolute_url(self):
-        return f"{reverse('leaderboards:leaderboard_history', args=[self.leaderboard.slug])}#load-{self.pk}"
+        """Its entry on the board's history page; annotated with its board_slug, else its board is read too."""
+        slug = getattr(self, "board_slug", None) or self.leaderboard.slug
+        return f"{reverse('leaderboards:leaderboard_history', args=[slug])}#load-{self.pk}"
