@@ -4,6 +4,8 @@ import django.db.models.deletion
 import leaderboards.models.fields
 from django.db import migrations, models
 
+from leaderboards.admin.editors import refresh_editors_group
+
 
 class Migration(migrations.Migration):
 
@@ -49,4 +51,6 @@ class Migration(migrations.Migration):
                 'constraints': [models.CheckConstraint(condition=models.Q(('created', False), models.Q(('rows_removed', 0), ('values_changed', 0)), _connector='OR'), name='board_change_created_adds_only'), models.CheckConstraint(condition=models.Q(('created', True), ('rows_added__gt', 0), ('rows_removed__gt', 0), ('values_changed__gt', 0), _connector='OR'), name='board_change_changes_something')],
             },
         ),
+        # Editors may read the record of what loads changed.
+        migrations.RunPython(refresh_editors_group, migrations.RunPython.noop),
     ]
