@@ -14,7 +14,9 @@ class DataLoadAdmin(CuratedAdmin):
 
 @admin.register(BoardChange)
 class BoardChangeAdmin(CuratedAdmin):
-    list_display = ["leaderboard", "made_at", "created", "rows_added", "rows_removed", "values_changed"]
+    list_display = [
+        "leaderboard", "made_at", "created", "rows_added", "rows_removed", "values_changed",
+    ]  # fmt: skip
     list_filter = ["created", ("made_at", admin.DateFieldListFilter)]
     search_fields = ["leaderboard__slug"]
     list_select_related = ["leaderboard__task", "leaderboard__dataset"]

@@ -16,8 +16,6 @@ null on that side). Each list keeps its first LIMIT entries in rank order;
 the counts of BoardChange are always whole.
 """
 
-from collections import defaultdict
-
 from django.db.models import F
 from django.utils import timezone
 
@@ -30,10 +28,10 @@ LIMIT = 500
 
 def stored_rows(boards):
     """{board id: {row key: (rank, model, {metric: raw})}} of these boards, as stored now."""
-    found = {board: {} for board in boards}
+    found: dict[int, dict[str, tuple]] = {board: {} for board in boards}
     if not boards:
         return found
-    rows = {}
+    rows: dict[int, tuple] = {}
     for pk, board, key, rank, model in Row.objects.filter(leaderboard__in=boards).values_list(
         "pk", "leaderboard_id", "key", "rank", "model"
     ):

@@ -21,8 +21,8 @@ from django.db import DatabaseError, connection, transaction
 from leaderboards import decisions, search
 from leaderboards.format.page import PageError
 from leaderboards.ingest import CHUNK, tables
-from leaderboards.ingest.history import Recorder, stored_rows
 from leaderboards.ingest.catalogue import CatalogueWriter
+from leaderboards.ingest.history import Recorder, stored_rows
 from leaderboards.ingest.sources import (
     Catalogue,
     Entry,

@@ -96,6 +96,10 @@ class BoardChange(models.Model):
         return f"{self.leaderboard_id} @ {self.made_at:%Y-%m-%d %H:%M:%S}"
 
     def get_absolute_url(self):
-        """Its entry on the board's history page; annotated with its board_slug, else its board is read too."""
+        """Its entry on the board's history page.
+
+        Read annotated with its `board_slug` (as the feed reads it), else its board is read too.
+        """
         slug = getattr(self, "board_slug", None) or self.leaderboard.slug
-        return f"{reverse('leaderboards:leaderboard_history', args=[slug])}#load-{self.pk}"
+        url = reverse("leaderboards:leaderboard_history", args=[slug])
+        return f"{url}#load-{self.pk}"

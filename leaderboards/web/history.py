@@ -92,7 +92,9 @@ def snapshot_steps(board, number):
     page = _page(snapshots.values_list("pk", flat=True), number, SNAPSHOTS_PER_PAGE)
     start = page.start_index() - 1 if page.paginator.count else 0
     read = list(
-        snapshots.values_list("pk", "read_at", "read_at_text")[start : start + SNAPSHOTS_PER_PAGE + 1]
+        snapshots.values_list("pk", "read_at", "read_at_text")[
+            start : start + SNAPSHOTS_PER_PAGE + 1
+        ]
     )
     rows = {pk: [] for pk, _, _ in read}
     for snapshot, *row in (

@@ -78,7 +78,8 @@ def test_the_json_gives_the_same_changes(client, reloaded):
     page, gone = reloaded
     data = client.get(HISTORY_JSON).json()
     assert data["board"] == f"/sota/{SEED_SLUG}"
-    assert data["values_recorded_since"] == DataLoad.objects.order_by("pk")[0].started_at.isoformat()
+    first_load = DataLoad.objects.order_by("pk")[0]
+    assert data["values_recorded_since"] == first_load.started_at.isoformat()
     newest, first = data["loads"]["items"]
     assert (newest["rows_added"], newest["rows_removed"], newest["values_changed"]) == (1, 1, 1)
     assert newest["changed"] == [
