@@ -28,7 +28,15 @@ from pathlib import Path
 import pytest
 
 from leaderboards.format.rules import compact_json
-from tests.helpers import ARTIFACTS, PWC_DATA, ROOT, SEED_FILE, SEED_SLUG, child_env
+from tests.helpers import (
+    ARTIFACTS,
+    PWC_DATA,
+    ROOT,
+    SEED_FILE,
+    SEED_SLUG,
+    a_reloaded_seed,
+    child_env,
+)
 from tools import pwc_scrape
 
 pytestmark = pytest.mark.browser
@@ -46,6 +54,8 @@ PAGES = {
     "home": "/",
     "leaderboard-list": "/sota/",
     "seed-board": f"/sota/{SEED_SLUG}",
+    # Loaded twice (the second a changed page): each kind of change has its table.
+    "board-history": f"/sota/{SEED_SLUG}/history",
     "ogb-board": OGB_BOARD,
     "imagenet-951-rows": f"/sota/{IMAGENET_SLUG}",
     "task-list": "/task/",
@@ -80,6 +90,7 @@ from django.core.management import call_command
 call_command("migrate", verbosity=0)
 call_command("loaddata", {areas!r}, verbosity=0)
 call_command("load_seeds", {seed!r}, {imagenet!r}, verbosity=0)
+call_command("load_seeds", {reloaded!r}, verbosity=0)
 for path in {archives!r}:
     call_command("import_pwc", path, verbosity=0)
 # What the papers, links, methods and datasets files say of the seed's paper
@@ -175,6 +186,9 @@ def site(tmp_path_factory):
     """The site served by gunicorn from a loaded database; its base URL."""
     folder = tmp_path_factory.mktemp("axe")
     imagenet = imagenet_page_file(folder)
+    reloaded = folder / "seed-reloaded.json"
+    page, _ = a_reloaded_seed(json.loads(SEED_FILE.read_text(encoding="utf-8")))
+    reloaded.write_text(compact_json(page), encoding="utf-8")
     database = Database(folder)
     env = {**child_env(database.url), "SOTASITE_PAGE_CACHE": "0"}
     try:
@@ -182,6 +196,7 @@ def site(tmp_path_factory):
             areas=str(ROOT / "fixtures" / "areas.json"),
             seed=str(SEED_FILE),
             imagenet=str(imagenet),
+            reloaded=str(reloaded),
             archives=[
                 str(PWC_DATA / f"sota-extractor_{name}.json") for name in ("ogb", "nlp-progress")
             ],

@@ -5,23 +5,9 @@ from django.db import DatabaseError
 
 from leaderboards.ingest import history
 from leaderboards.models import BoardChange, DataLoad, Leaderboard
-from tests.helpers import SEED_FILE, SEED_SLUG
+from tests.helpers import NEW_MODEL_2026, SEED_FILE, SEED_SLUG, a_reloaded_seed
 
 pytestmark = pytest.mark.django_db
-
-
-def _reloaded(seed_page):
-    """The seed read a day later: its first row's AUROC changed, its last row gone, a row added."""
-    seed_page["syntology"]["read_at"] = "2026-09-26T09:33:49+00:00"
-    first = seed_page["rows"][0]
-    first["metrics"]["AUROC"] = "96.40"
-    gone = seed_page["rows"].pop()
-    new = dict(seed_page["rows"][1], model="A New Model (2026)", syntology=None)
-    new["metrics"] = {"AUROC": "97.01", "FPR95": "12.5"}
-    seed_page["rows"].append(new)
-    for rank, row in enumerate(seed_page["rows"], start=1):
-        row["rank_in_archive_order"] = rank
-    return seed_page, gone
 
 
 def test_diff_rows_finds_each_kind_of_change():
@@ -62,7 +48,7 @@ def test_a_new_board_is_recorded_as_added(load):
 
 def test_a_reload_records_values_changed_rows_added_and_removed(load, seed_page, write_page):
     load(SEED_FILE)
-    page, gone = _reloaded(seed_page)
+    page, gone = a_reloaded_seed(seed_page)
     ok, _, err = load(write_page(page))
     assert ok, err
     change = BoardChange.objects.of_board(Leaderboard.objects.get(slug=SEED_SLUG)).first()
@@ -72,7 +58,7 @@ def test_a_reload_records_values_changed_rows_added_and_removed(load, seed_page,
         {"rank": 1, "model": page["rows"][0]["model"], "metric": "AUROC",
          "old": "96.36", "new": "96.40"},
     ]  # fmt: skip
-    assert change.changes["added"][0]["model"] == "A New Model (2026)"
+    assert change.changes["added"][0]["model"] == NEW_MODEL_2026
     assert change.changes["added"][0]["values"] == {"AUROC": "97.01", "FPR95": "12.5"}
     assert change.changes["removed"][0]["model"] == gone["model"]
     assert change.changes["removed"][0]["values"] == gone["metrics"]
@@ -99,7 +85,7 @@ def test_a_newer_page_with_the_same_data_records_nothing(load, seed_page, write_
 
 def test_a_failed_load_records_nothing(load, seed_page, write_page, monkeypatch):
     load(SEED_FILE)
-    page, _ = _reloaded(seed_page)
+    page, _ = a_reloaded_seed(seed_page)
 
     def refuse(items):
         raise DatabaseError("refused")

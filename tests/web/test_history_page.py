@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from leaderboards.models import BoardChange, DataLoad, Leaderboard, RowVerification
 from leaderboards.web.history import CHANGES_PER_PAGE, counter_changes
-from tests.helpers import SEED_FILE, SEED_SLUG, html
+from tests.helpers import NEW_MODEL_2026, SEED_FILE, SEED_SLUG, a_reloaded_seed, html
 
 pytestmark = pytest.mark.django_db
 
@@ -18,24 +18,11 @@ HISTORY_FEED = reverse("leaderboards:leaderboard_history_feed", args=[SEED_SLUG]
 LOADS_FEED = reverse("leaderboards:loads_feed")
 
 
-def _reload(seed_page, day=26):
-    """The seed read on a later day: row 1's AUROC changed, the last row gone, a row added."""
-    seed_page["syntology"]["read_at"] = f"2026-09-{day:02d}T09:33:49+00:00"
-    seed_page["rows"][0]["metrics"]["AUROC"] = "96.40"
-    gone = seed_page["rows"].pop()
-    new = dict(seed_page["rows"][1], model="A New Model (2026)", syntology=None)
-    new["metrics"] = {"AUROC": "97.01", "FPR95": "12.5"}
-    seed_page["rows"].append(new)
-    for rank, row in enumerate(seed_page["rows"], start=1):
-        row["rank_in_archive_order"] = rank
-    return seed_page, gone
-
-
 @pytest.fixture
 def reloaded(load, seed_page, write_page):
     ok, _, err = load(SEED_FILE)
     assert ok, err
-    page, gone = _reload(seed_page)
+    page, gone = a_reloaded_seed(seed_page)
     ok, _, err = load(write_page(page))
     assert ok, err
     return page, gone
@@ -62,7 +49,7 @@ def test_the_page_shows_each_change_with_old_and_new_strings_and_dates(client, r
     assert change.made_at.strftime("%Y-%m-%d %H:%M") in text
     assert "1 row added, 1 removed, 1 value changed" in text
     assert '<span class="old">96.36</span> → <span class="new">96.40</span>' in text
-    assert "A New Model (2026)" in text and "AUROC 97.01; FPR95 12.5" in text
+    assert NEW_MODEL_2026 in text and "AUROC 97.01; FPR95 12.5" in text
     assert gone["model"] in text
     assert "board added with 22 rows" in text
     # Honest about when values began to be recorded, and where editors' work is.
