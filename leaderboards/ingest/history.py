@@ -19,6 +19,7 @@ the counts of BoardChange are always whole.
 from django.db.models import F
 from django.utils import timezone
 
+from leaderboards.ingest.tables import create
 from leaderboards.models import BoardChange, DataLoad, MetricValue, Row
 
 # Entries kept per kind and load: a page replaced with 100,000 new rows
@@ -155,7 +156,8 @@ class Recorder:
                 )
             )
         if changes:
-            BoardChange.objects.bulk_create(changes)
+            # As the boards are inserted (tables.create): a first import records every board.
+            create(BoardChange, changes)
         return changes
 
     def kept(self, changes):
