@@ -24,7 +24,9 @@ from leaderboards.models import BoardChange, DataLoad, MetricValue, Row
 
 # Entries kept per kind and load: a page replaced with 100,000 new rows
 # records its counts whole and the first rows only.
-LIMIT = 500
+LIMIT = 200
+# Boards a DataLoad names (the feed's entry), of all it added or changed.
+NAMED = 20
 
 
 def stored_rows(boards):
@@ -102,6 +104,8 @@ class Recorder:
         self.load_id = None
         # BoardChanges written in the chunk not committed yet.
         self.pending = []
+        # The first NAMED boards the load changed, as DataLoad.boards keeps them.
+        self.named = []
 
     def load(self):
         """The load's id, made now if it has none yet.
@@ -117,11 +121,13 @@ class Recorder:
     def begin_chunk(self):
         self.pending = []
         self._kept_load = self.load_id
+        self._kept_named = list(self.named)
         self._made_in_chunk = False
 
     def chunk_failed(self):
         """The chunk's transaction rolled back: so did its DataLoad, if it made it."""
         self.load_id = self._kept_load
+        self.named = self._kept_named
         self.pending = []
 
     def record(self, items, before):
@@ -155,6 +161,7 @@ class Recorder:
                     changes=detail,
                 )
             )
+            changes[-1].board_slug = item.slug
         if changes:
             # As the boards are inserted (tables.create): a first import records every board.
             create(BoardChange, changes)
@@ -177,7 +184,9 @@ class Recorder:
                 DataLoad.objects.filter(pk=self.load_id).delete()
                 self.load_id = self._kept_load
             return
+        self.named += [[c.board_slug, c.created] for c in self.pending][: NAMED - len(self.named)]
         DataLoad.objects.filter(pk=self.load_id).update(
+            boards=self.named,
             boards_added=F("boards_added") + sum(c.created for c in self.pending),
             boards_changed=F("boards_changed") + sum(not c.created for c in self.pending),
             rows_added=F("rows_added") + sum(c.rows_added for c in self.pending),

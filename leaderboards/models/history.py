@@ -30,6 +30,9 @@ class DataLoad(models.Model):
     rows_added = models.PositiveIntegerField(default=0)
     rows_removed = models.PositiveIntegerField(default=0)
     values_changed = models.PositiveIntegerField(default=0)
+    # The first boards it added or changed, [slug, added] each (ingest/history.NAMED),
+    # so the site's feed names them without reading the load's BoardChanges.
+    boards = OrderedJSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-pk"]

@@ -238,14 +238,26 @@ class LoadsFeed(Feed):
         )
 
     def item_description(self, load):
-        return (
+        text = (
             f"{load.rows_removed:,} row{'s' if load.rows_removed != 1 else ''} removed and "
-            f"{load.values_changed:,} value{'s' if load.values_changed != 1 else ''} changed; "
-            "each board's history page names them."
+            f"{load.values_changed:,} value{'s' if load.values_changed != 1 else ''} changed."
         )
+        for label, added in (("Changed", False), ("Added", True)):
+            slugs = [slug for slug, created in load.boards if created == added]
+            if slugs:
+                text += f" {label}: {', '.join(slugs)}."
+        total = load.boards_added + load.boards_changed
+        if total > len(load.boards):
+            text += (
+                f" ({total - len(load.boards):,} more boards; each board's history names its own.)"
+            )
+        return text
 
     def item_link(self, load):
-        return f"{reverse('leaderboards:leaderboard_list')}#load-{load.pk}"
+        """The history of the first board the load changed, where what changed is shown."""
+        if load.boards:
+            return reverse("leaderboards:leaderboard_history", args=[load.boards[0][0]])
+        return reverse("leaderboards:leaderboard_list")
 
     def item_guid(self, load):
         return f"data-load-{load.pk}"

@@ -44,6 +44,7 @@ def test_a_new_board_is_recorded_as_added(load):
     assert change.leaderboard.slug == SEED_SLUG
     loaded = DataLoad.objects.get()
     assert (loaded.boards_added, loaded.boards_changed, loaded.rows_added) == (1, 0, 22)
+    assert loaded.boards == [[SEED_SLUG, True]]
 
 
 def test_a_reload_records_values_changed_rows_added_and_removed(load, seed_page, write_page):

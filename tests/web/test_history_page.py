@@ -133,6 +133,10 @@ def test_the_site_feed_lists_what_each_load_changed(client, reloaded, load, seed
         "0 boards added, 1 changed, 1 row added",
         "1 board added, 0 changed, 22 rows added",
     ]
+    newest, first = entries
+    assert f"Changed: {SEED_SLUG}." in newest.find(f"{ATOM}summary").text
+    assert f"Added: {SEED_SLUG}." in first.find(f"{ATOM}summary").text
+    assert newest.find(f"{ATOM}link").get("href").endswith(HISTORY)
 
 
 def test_unknown_boards_and_bad_pages_are_404_or_400(client, reloaded):
