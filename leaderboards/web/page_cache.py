@@ -40,10 +40,6 @@ BOARD_PAGES = {
     "leaderboards:leaderboard_json": "slug",
     "leaderboards:leaderboard_csv": "slug",
     "leaderboards:leaderboard_badge": "slug",
-    # Each load's record is written with the board's version raised (ingest/history.py).
-    "leaderboards:leaderboard_history": "slug",
-    "leaderboards:leaderboard_history_json": "slug",
-    "leaderboards:leaderboard_history_feed": "slug",
     "api:evaluation_detail": "id",
     "api:evaluation_metrics": "id",
     "api:evaluation_metric_detail": "id",

@@ -1,11 +1,18 @@
 """A board's history: /sota/<slug>/history, its .json, and the Atom feeds of data changes."""
 
 import xml.etree.ElementTree as ET
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
 
-from leaderboards.models import BoardChange, DataLoad, Leaderboard, RowVerification
+from leaderboards.models import (
+    BoardChange,
+    DataLoad,
+    Leaderboard,
+    RowVerification,
+    SyntologySnapshot,
+)
 from leaderboards.web.history import CHANGES_PER_PAGE, counter_changes
 from tests.helpers import NEW_MODEL_2026, SEED_FILE, SEED_SLUG, a_reloaded_seed, html
 
@@ -167,6 +174,30 @@ def _many_loads(board, count):
         )
         for n in range(count)
     )  # fmt: skip
+
+
+def test_snapshot_pages_cost_the_same_however_many_snapshots(
+    client, seeded, django_assert_num_queries
+):
+    first = seeded.snapshots.get()
+    verifications = list(first.verifications.all())
+    for day in range(1, 25):
+        snapshot = SyntologySnapshot.objects.create(
+            leaderboard=seeded,
+            read_at=first.read_at + timedelta(days=day),
+            read_at_text=(first.read_at + timedelta(days=day)).isoformat(),
+        )
+        for verification in verifications:
+            verification.pk, verification.snapshot, verification.row = None, snapshot, None
+            verification.n_ran += 1
+        RowVerification.objects.bulk_create(verifications)
+    with django_assert_num_queries(7):
+        data = client.get(f"{HISTORY_JSON}?snapshots=2").json()["snapshots"]
+    assert (data["count"], data["pages"], len(data["items"])) == (25, 3, 10)
+    assert all(len(step["counters_changed"]) == len(verifications) for step in data["items"])
+    with django_assert_num_queries(7):
+        text = html(client, f"{HISTORY}?snapshots=3")
+    assert "the first snapshot kept" in text and 'rel="prev"' in text
 
 
 def test_query_counts_are_pinned_and_do_not_grow_with_history(
