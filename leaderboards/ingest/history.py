@@ -1,7 +1,7 @@
 """What a load changes in a board's data, recorded inside the load's transaction.
 
 The writer replaces a board's rows whole: before it deletes them, `stored_rows`
-reads what they said (only the boards being rewritten, two queries a batch),
+reads what they said (only the boards being rewritten, three queries a batch),
 and after it writes the page `Recorder.record` compares the two by row key
 (format.rules.row_keys: model and paper, numbered if repeated) and keeps a
 BoardChange where anything differs. The strings compared and kept are the
@@ -20,7 +20,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from leaderboards.ingest.tables import create
-from leaderboards.models import BoardChange, DataLoad, MetricValue, Row
+from leaderboards.models import BoardChange, DataLoad, Metric, MetricValue, Row
 
 # Entries kept per kind and load: a page replaced with 100,000 new rows
 # records its counts whole and the first rows only.
@@ -30,7 +30,10 @@ NAMED = 20
 
 
 def stored_rows(boards):
-    """{board id: {row key: (rank, model, {metric: raw})}} of these boards, as stored now."""
+    """{board id: {row key: (rank, model, {metric: raw})}} of these boards, as stored now.
+
+    Three queries: the metrics' names apart, so the values are read from their own table.
+    """
     found: dict[int, dict[str, tuple]] = {board: {} for board in boards}
     if not boards:
         return found
@@ -40,20 +43,21 @@ def stored_rows(boards):
     ):
         rows[pk] = (rank, model, {})
         found[board][key] = rows[pk]
+    names = dict(Metric.objects.filter(leaderboard__in=boards).values_list("pk", "name"))
     values = (
         MetricValue.objects.filter(row__leaderboard__in=boards)
         .order_by("row_id", "position")
-        .values_list("row_id", "metric__name", "raw")
+        .values_list("row_id", "metric_id", "raw")
     )
     for row, metric, raw in values:
-        rows[row][2][metric] = raw
+        rows[row][2][names[metric]] = raw
     return found
 
 
 def page_rows(page, keys):
     """A page's rows as stored_rows gives stored ones, by their key digests (prepare.py)."""
     return {
-        key: (data["rank_in_archive_order"], data["model"], dict(data["metrics"]))
+        key: (data["rank_in_archive_order"], data["model"], data["metrics"])
         for key, data in zip(keys, page["rows"], strict=True)
     }
 
@@ -75,6 +79,9 @@ def diff_rows(before, after):
     for key in after.keys() & before.keys():
         _, _, old = before[key]
         rank, model, new = after[key]
+        if old == new:
+            # Most rows of a changed page: one comparison, not one per metric.
+            continue
         for metric in [*old, *(name for name in new if name not in old)]:
             if metric not in old or metric not in new or old[metric] != new[metric]:
                 changed.append((rank, model, metric, old.get(metric), new.get(metric)))
