@@ -68,7 +68,7 @@ class SnapshotStep:
 
 
 def _page(queryset, number, per_page):
-    """(Page, items of the page plus the one after it): a page past the end is a 404."""
+    """Page `number` of the queryset; one past the end is a 404."""
     paginator = Paginator(queryset, per_page)
     try:
         page = paginator.page(number)

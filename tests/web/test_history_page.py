@@ -161,6 +161,17 @@ def test_unknown_boards_and_bad_pages_are_404_or_400(client, reloaded):
         assert client.get(f"{HISTORY_JSON}{query}").status_code == 400, query
 
 
+def test_values_show_whatever_their_metric_is_named(client, seeded):
+    loaded = DataLoad.objects.create(started_at=seeded.updated_at)
+    BoardChange.objects.create(
+        load=loaded, leaderboard=seeded, made_at=seeded.updated_at, version=1,
+        sha256_before="a", sha256_after="b", rows_added=1,
+        changes={"added": [{"rank": 3, "model": "M", "values": {"items": "<b>1</b>"}}]},
+    )  # fmt: skip
+    text = html(client, HISTORY)
+    assert "items &lt;b&gt;1&lt;/b&gt;" in text
+
+
 def _many_loads(board, count):
     """`count` recorded loads of the board, each changing one value (as a load would)."""
     loaded = DataLoad.objects.create(started_at=board.updated_at)
