@@ -179,6 +179,26 @@ def model_pages():
     return urls
 
 
+def history_pages():
+    """A board's history, its JSON and feed (the board with the most recorded loads, else the
+    largest), and the site's feed of loads (issue #30)."""
+    from django.db.models import Count
+
+    from leaderboards.models import BoardChange, Leaderboard
+
+    busiest = (
+        BoardChange.objects.values("leaderboard__slug")
+        .annotate(n=Count("pk"))
+        .order_by("-n")
+        .values_list("leaderboard__slug", flat=True)
+        .first()
+    ) or Leaderboard.objects.order_by("-row_count").values_list("slug", flat=True).first()
+    if busiest is None:
+        return ["/changes/loads.atom"]
+    base = f"/sota/{busiest}/history"
+    return [base, f"{base}.json", f"{base}.atom", "/changes/loads.atom"]
+
+
 def build(db, boards, seed):
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}"}
     with tempfile.TemporaryDirectory() as pages_dir:
@@ -242,7 +262,7 @@ def measure(db, repeat):
         return (*medians, len(queries.captured_queries)), response
 
     results = []
-    for url in PAGES + ["/methods/"]:
+    for url in PAGES + ["/methods/"] + history_pages():
         results.append((url, median_ms(url)[0]))
     archive = archive_lists()
     for url in LISTS + archive + model_pages():

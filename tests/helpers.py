@@ -183,6 +183,24 @@ def a_newer_seed(seed_page):
     return seed_page
 
 
+NEW_MODEL_2026 = "A New Model (2026)"
+
+
+def a_reloaded_seed(seed_page, day=26):
+    """The seed read on a later day of September 2026, its data changed: row 1's AUROC
+    96.36 -> 96.40, its last row gone, a row NEW_MODEL_2026 added last. Returns
+    (page, the row gone)."""
+    seed_page["syntology"]["read_at"] = f"2026-09-{day:02d}T09:33:49+00:00"
+    seed_page["rows"][0]["metrics"]["AUROC"] = "96.40"
+    gone = seed_page["rows"].pop()
+    new = dict(seed_page["rows"][1], model=NEW_MODEL_2026, syntology=None)
+    new["metrics"] = {"AUROC": "97.01", "FPR95": "12.5"}
+    seed_page["rows"].append(new)
+    for rank, row in enumerate(seed_page["rows"], start=1):
+        row["rank_in_archive_order"] = rank
+    return seed_page, gone
+
+
 # Papers with Code's archive, as import_pwc reads it ---------------------------
 
 

@@ -13,15 +13,16 @@ mixins), `filters`, `forms`, `inlines`, `actions` and `displays` (computed
 columns); then one module per family of models, each registering its admins:
 `catalogue` (areas, tasks, datasets, papers), `papers` (authors, conferences,
 repositories, code links), `methods` (the methods taxonomy), `boards`
-(leaderboards, metrics, rows), `snapshots`, `additions` (results editors add)
-and `suggestions` (visitors' queue). `directions` and `queue` are the
-directions queue, `deletes` keeps figures on a delete, `editors` the Editors
-group, `auth` the login throttle."""
+(leaderboards, metrics, rows), `snapshots`, `history` (what loads changed),
+`additions` (results editors add) and `suggestions` (visitors' queue).
+`directions` and `queue` are the directions queue, `deletes` keeps figures on
+a delete, `editors` the Editors group, `auth` the login throttle."""
 
 from django.contrib import admin
 
 from leaderboards.admin import (
     additions,  # noqa: F401 (registers the added results' admin)
+    history,  # noqa: F401 (registers the record of what loads changed)
     suggestions,  # noqa: F401 (registers the suggestions' queue)
 )
 from leaderboards.admin.boards import LeaderboardAdmin, MetricAdmin, RowAdmin

@@ -31,6 +31,9 @@ EDITOR_PERMISSIONS = {
     "metricvalue": ("view",),
     "syntologysnapshot": ("view",),
     "rowverification": ("view",),
+    # What each load changed in boards' data, recorded by the loader.
+    "dataload": ("view",),
+    "boardchange": ("view",),
     # Decisions are made through rows and metrics, and read here.
     "rowdecision": ("view",),
     "directiondecision": ("view",),

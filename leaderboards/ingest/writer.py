@@ -22,6 +22,7 @@ from leaderboards import decisions, search
 from leaderboards.format.page import PageError
 from leaderboards.ingest import CHUNK, tables
 from leaderboards.ingest.catalogue import CatalogueWriter
+from leaderboards.ingest.history import Recorder, stored_rows
 from leaderboards.ingest.sources import (
     Catalogue,
     Entry,
@@ -128,6 +129,9 @@ class Writer:
         self.dry_run = dry_run
         # slug -> (source name, read_at, sha256) of the pages this run has taken.
         self.taken = {}
+        # What this load changes in boards' data, kept with each chunk (ingest/history.py).
+        self.history = Recorder()
+        self._changes = []
 
     def write(self, sources, progress=None):
         """Write sources a chunk at a time, then the end-of-load work.
@@ -235,18 +239,23 @@ class Writer:
         # when the chunk commits: a chunk that fails after (a full disk at its
         # last statement or its commit) takes its counts back with its pages.
         counted = (self.report.created, self.report.updated)
+        self.history.begin_chunk()
         try:
             with transaction.atomic():
                 stored = _locked_boards(checked)
                 self._write_newer(checked, catalogue_only, stored)
+                if not self.dry_run:
+                    self.history.end_chunk()
         except DatabaseError as error:
             self.report.created, self.report.updated = counted
+            self.history.chunk_failed()
             # Anything else the chunk wrote (its marker) found the disk full.
             if is_disk_full(error):
                 raise DiskFull(_disk_full_message(_names(checked), error)) from error
             raise
         except DiskFull:
             self.report.created, self.report.updated = counted
+            self.history.chunk_failed()
             raise
 
     def _write_newer(self, checked, catalogue_only, stored):
@@ -361,6 +370,9 @@ class Writer:
         if not items and not catalogue_only:
             return
         said = len(self.report.warnings)
+        if items:
+            # Outside the savepoint: the pages written alone after it failed need it too.
+            self.history.load()
         try:
             with transaction.atomic():
                 written = [self._write(items, catalogue_only)]
@@ -374,6 +386,7 @@ class Writer:
             written += [self._write_alone([], [source], source.name) for source in catalogue_only]
         else:
             self._count(items)
+            self.history.kept(self._changes)
         written = [scope for scope in written if scope is not None]
         if written:
             scope = Scope()
@@ -397,6 +410,7 @@ class Writer:
                 item.board = None
             return None
         self._count(items)
+        self.history.kept(self._changes)
         return written
 
     def _count(self, items):
@@ -412,7 +426,9 @@ class Writer:
         """Write the catalogue the sources name, then the pages, a table at a time.
 
         Returns the Scope of what was written, or None when nothing was.
+        The BoardChanges it records wait in self._changes for its savepoint's end.
         """
+        self._changes = []
         catalogue = self._write_catalogue(items, catalogue_only)
         scope = Scope(
             tasks={task.pk for task in catalogue.tasks.values()},
@@ -425,6 +441,8 @@ class Writer:
         old = [item for item in items if item.current is not None]
         # What the rewritten boards named before: a paper they no longer cite may lose a flag.
         scope.add(_stored_scope([item.current.pk for item in old]))
+        # What their rows say, read before they are replaced, to record what changes.
+        before = stored_rows([item.current.pk for item in old])
         tables.create_boards(new, catalogue)
         tables.replace_boards(old, catalogue)
         tables.insert_areas(items, catalogue.areas)
@@ -432,6 +450,7 @@ class Writer:
         tables.insert_rows(items, catalogue.papers)
         tables.insert_values(items)
         tables.insert_verifications(items)
+        self._changes = self.history.record(items, before)
         self._rows_written(items)
         refresh_leaderboards([item.board.pk for item in old])
         scope.boards.update(item.board.pk for item in items)

@@ -10,6 +10,7 @@ One module per concern, each importing only those before it: `fields` (what
 they share), `catalogue` (areas, tasks, datasets, papers), `papers` (authors,
 conferences, code repositories), `methods` (the taxonomy), `boards`
 (leaderboards, metrics, rows, values), `verification` (Syntology's snapshots),
+`history` (what each load changed in a board's data),
 `suggestions` (what visitors suggest), `editorial` (decisions, added results,
 the public record), `search` (the search index) and `site` (the site's own
 state). Everything is named here too: the rest of the code imports from
@@ -62,6 +63,7 @@ from leaderboards.models.fields import (
     UnreadableJSON,
     readable_instant,
 )
+from leaderboards.models.history import BoardChange, BoardChangeQuerySet, DataLoad
 from leaderboards.models.methods import Method, MethodArea, MethodCategory, MethodQuerySet
 from leaderboards.models.papers import (
     Author,
@@ -134,6 +136,10 @@ __all__ = [
     "RowVerification",
     "SnapshotQuerySet",
     "SyntologySnapshot",
+    # history
+    "BoardChange",
+    "BoardChangeQuerySet",
+    "DataLoad",
     # suggestions
     "QUEUE_ORDER",
     "Suggestion",

@@ -24,6 +24,13 @@ register.filter("as_time", words.as_time)
 
 
 @register.filter
+def pairs(mapping):
+    """A dict's (key, value) pairs: `.items` in a template would look up a key "items" first,
+    and a metric may be named anything."""
+    return list(mapping.items()) if isinstance(mapping, dict) else []
+
+
+@register.filter
 def thousands(number):
     """A count as people read it: 1,496,839, not 1496839. Text only, never in an address."""
     if isinstance(number, bool) or not isinstance(number, int):

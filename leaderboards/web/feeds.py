@@ -1,4 +1,5 @@
-"""Atom feeds: the newest results, by paper date; the editors' changes, newest first.
+"""Atom feeds: the newest results, by paper date; the editors' changes, newest first;
+what loads changed in one board's data, and what each load changed across the site.
 
 XML 1.0 cannot carry a C0 control. Page files and editors' forms may not give
 one now, but text stored before that rule may hold one: the feeds replace it
@@ -10,12 +11,14 @@ from datetime import UTC, datetime, time
 from urllib.parse import urlencode
 
 from django.contrib.syndication.views import Feed
+from django.db.models import F
 from django.http import Http404
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
 from leaderboards.format.rules import paper_name, xml_text
-from leaderboards.models import Row
+from leaderboards.models import BoardChange, DataLoad, Leaderboard, Row
 from leaderboards.web.views.changes import RecordParams, record_entries
 
 ITEMS = 50
@@ -144,3 +147,125 @@ class EditorialChangesFeed(Feed):
 def _record_url(board):
     url = reverse("leaderboards:changes")
     return f"{url}?{urlencode({'board': board.slug})}" if board is not None else url
+
+
+def load_summary(change):
+    """What a load changed on one board, in words: the title of its feed entry and page."""
+    if change.created:
+        return f"board added with {change.rows_added:,} row{'s' if change.rows_added != 1 else ''}"
+    return (
+        f"{change.rows_added:,} row{'s' if change.rows_added != 1 else ''} added, "
+        f"{change.rows_removed:,} removed, "
+        f"{change.values_changed:,} value{'s' if change.values_changed != 1 else ''} changed"
+    )
+
+
+# Values named in an entry's text; the page and the JSON give the rest.
+FEED_VALUES = 20
+
+
+class BoardHistoryFeed(Feed):
+    """What loads changed in one board's data, newest first (/sota/<slug>/history)."""
+
+    feed_type = XmlSafeAtom1Feed
+
+    def get_object(self, request, slug):
+        return get_object_or_404(Leaderboard.objects.titled().without_blocks(), slug=slug)
+
+    def title(self, board):
+        return f"Data changes to {board} · sotasite"
+
+    def subtitle(self, board):
+        return "Rows added and removed and values changed by each load, newest first."
+
+    def link(self, board):
+        return reverse("leaderboards:leaderboard_history", args=[board.slug])
+
+    def items(self, board):
+        # One Feed serves every request: each change carries its board's slug for its link.
+        return BoardChange.objects.of_board(board).annotate(board_slug=F("leaderboard__slug"))[
+            :ITEMS
+        ]
+
+    def item_title(self, change):
+        return load_summary(change).capitalize()
+
+    def item_description(self, change):
+        detail = change.changes
+        lines = [
+            f"{value['model']} (rank {value['rank']}), {value['metric']}: "
+            f"{value['old'] if value['old'] is not None else '—'} → "
+            f"{value['new'] if value['new'] is not None else '—'}"
+            for value in detail.get("changed", [])[:FEED_VALUES]
+        ]
+        lines += [f"Added: {row['model']}" for row in detail.get("added", [])[:FEED_VALUES]]
+        lines += [f"Removed: {row['model']}" for row in detail.get("removed", [])[:FEED_VALUES]]
+        return ". ".join(lines) or load_summary(change)
+
+    def item_link(self, change):
+        return change.get_absolute_url()
+
+    def item_guid(self, change):
+        return f"board-change-{change.pk}"
+
+    item_guid_is_permalink = False
+
+    def item_pubdate(self, change):
+        return change.made_at
+
+    def item_updateddate(self, change):
+        return change.made_at
+
+
+class LoadsFeed(Feed):
+    """What each load changed across the site: boards added, boards changed, rows added."""
+
+    feed_type = XmlSafeAtom1Feed
+    title = "Data loads · sotasite"
+    subtitle = "What each load of the archive or of page files changed, newest first."
+
+    def link(self):
+        return reverse("leaderboards:leaderboard_list")
+
+    def items(self):
+        return DataLoad.objects.order_by("-pk")[:ITEMS]
+
+    def item_title(self, load):
+        return (
+            f"{load.boards_added:,} board{'s' if load.boards_added != 1 else ''} added, "
+            f"{load.boards_changed:,} changed, "
+            f"{load.rows_added:,} row{'s' if load.rows_added != 1 else ''} added"
+        )
+
+    def item_description(self, load):
+        text = (
+            f"{load.rows_removed:,} row{'s' if load.rows_removed != 1 else ''} removed and "
+            f"{load.values_changed:,} value{'s' if load.values_changed != 1 else ''} changed."
+        )
+        for label, added in (("Changed", False), ("Added", True)):
+            slugs = [slug for slug, created in load.boards if created == added]
+            if slugs:
+                text += f" {label}: {', '.join(slugs)}."
+        total = load.boards_added + load.boards_changed
+        if total > len(load.boards):
+            text += (
+                f" ({total - len(load.boards):,} more boards; each board's history names its own.)"
+            )
+        return text
+
+    def item_link(self, load):
+        """The history of the first board the load changed, where what changed is shown."""
+        if load.boards:
+            return reverse("leaderboards:leaderboard_history", args=[load.boards[0][0]])
+        return reverse("leaderboards:leaderboard_list")
+
+    def item_guid(self, load):
+        return f"data-load-{load.pk}"
+
+    item_guid_is_permalink = False
+
+    def item_pubdate(self, load):
+        return load.started_at
+
+    def item_updateddate(self, load):
+        return load.started_at

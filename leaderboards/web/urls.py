@@ -1,10 +1,16 @@
 from django.urls import path
 
-from leaderboards.web.feeds import EditorialChangesFeed, NewestResultsFeed
+from leaderboards.web.feeds import (
+    BoardHistoryFeed,
+    EditorialChangesFeed,
+    LoadsFeed,
+    NewestResultsFeed,
+)
 from leaderboards.web.views import (
     badges,
     catalogue,
     changes,
+    history,
     home,
     leaderboard,
     methods,
@@ -20,6 +26,14 @@ urlpatterns = [
     path("sota/<slug:slug>.json", leaderboard.leaderboard_json, name="leaderboard_json"),
     path("sota/<slug:slug>.csv", leaderboard.leaderboard_csv, name="leaderboard_csv"),
     path("sota/<slug:slug>", leaderboard.leaderboard_detail, name="leaderboard"),
+    # Issue #30: what each load changed in a board's data.
+    path("sota/<slug:slug>/history", history.leaderboard_history, name="leaderboard_history"),
+    path(
+        "sota/<slug:slug>/history.json",
+        history.leaderboard_history_json,
+        name="leaderboard_history_json",
+    ),
+    path("sota/<slug:slug>/history.atom", BoardHistoryFeed(), name="leaderboard_history_feed"),
     path("sota/<slug:slug>/badge.svg", badges.leaderboard_badge, name="leaderboard_badge"),
     path("paper/<slug:slug>/badge.svg", badges.paper_badge, name="paper_badge"),
     path("area/<slug:slug>", catalogue.area_detail, name="area"),
@@ -50,6 +64,7 @@ urlpatterns = [
     # Issue #13: the public record of editors' work.
     path("changes/", changes.changes, name="changes"),
     path("changes/feed.atom", EditorialChangesFeed(), name="changes_feed"),
+    path("changes/loads.atom", LoadsFeed(), name="loads_feed"),
     # Issue #31: visitors suggest, editors decide. The site's only public writes.
     path("suggest/", suggest.suggest_about, name="suggest_root"),
     path("suggest/<slug:slug>/correction", suggest.suggest_correction, name="suggest_correction"),

@@ -294,6 +294,8 @@ def test_a_board_with_a_withheld_row_still_opens_and_marks_the_row(seeded, edito
 
 CHANGELIST_QUERIES = {
     "Area": 5,
+    "BoardChange": 5,
+    "DataLoad": 7,
     "Author": 5,
     "Conference": 5,
     "EditorAddition": 7,

@@ -38,6 +38,7 @@ from tests.helpers import (
     ROOT,
     SEED_FILE,
     SEED_SLUG,
+    a_reloaded_seed,
     child_env,
 )
 from tools import pwc_scrape
@@ -58,6 +59,8 @@ PAGES = {
     "leaderboard-list": "/sota/",
     "leaderboard-list-by-freshness": "/sota/?best_older_than=1&sort=oldest_best",
     "seed-board": f"/sota/{SEED_SLUG}",
+    # Loaded twice (the second a changed page): each kind of change has its table.
+    "board-history": f"/sota/{SEED_SLUG}/history",
     "ogb-board": OGB_BOARD,
     "imagenet-951-rows": f"/sota/{IMAGENET_SLUG}",
     "task-list": "/task/",
@@ -96,6 +99,7 @@ from django.core.management import call_command
 call_command("migrate", verbosity=0)
 call_command("loaddata", {areas!r}, verbosity=0)
 call_command("load_seeds", {seed!r}, {imagenet!r}, verbosity=0)
+call_command("load_seeds", {reloaded!r}, verbosity=0)
 for path in {archives!r}:
     call_command("import_pwc", path, verbosity=0)
 # What the papers, links, methods and datasets files say of the seed's paper
@@ -191,6 +195,9 @@ def site(tmp_path_factory):
     """The site served by gunicorn from a loaded database; its base URL."""
     folder = tmp_path_factory.mktemp("axe")
     imagenet = imagenet_page_file(folder)
+    reloaded = folder / "seed-reloaded.json"
+    page, _ = a_reloaded_seed(json.loads(SEED_FILE.read_text(encoding="utf-8")))
+    reloaded.write_text(compact_json(page), encoding="utf-8")
     database = Database(folder)
     env = {**child_env(database.url), "SOTASITE_PAGE_CACHE": "0"}
     try:
@@ -198,6 +205,7 @@ def site(tmp_path_factory):
             areas=str(ROOT / "fixtures" / "areas.json"),
             seed=str(SEED_FILE),
             imagenet=str(imagenet),
+            reloaded=str(reloaded),
             archives=[
                 str(PWC_DATA / f"sota-extractor_{name}.json") for name in ("ogb", "nlp-progress")
             ],
