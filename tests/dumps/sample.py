@@ -9,7 +9,17 @@ from django.core.management import call_command
 
 from leaderboards import curation, decisions
 from leaderboards.models import Leaderboard, Method, Metric, Row
-from tests.helpers import PWC_DATA, ROOT, SEED_FILE, SEED_SLUG, SPAM_MODEL, run_import_pwc
+from tests.helpers import (
+    PWC_DATA,
+    ROOT,
+    SEED_FILE,
+    SEED_SLUG,
+    SPAM_MODEL,
+    row,
+    run_import_pwc,
+    table,
+    task,
+)
 
 OGB = PWC_DATA / "sota-extractor_ogb.json"
 PWC = "https://paperswithcode.com"
@@ -162,6 +172,18 @@ DATASETS = [
 ]
 
 
+def tiny_tables(folder):
+    """A second evaluation-tables file: a table whose dataset the archive gives a home page,
+    and a subtask."""
+    linked = table("Tiny Set", [row("TinyNet", {"Accuracy": "91.2%"}, date="2024-02-03")])
+    linked["dataset_links"] = [{"title": "Home", "url": "https://example.org/tiny"}]
+    child = task("Tiny Subtask", [table("Tiny Sub Set", [row("SubNet", {"F1": "0.5"})])])
+    tree = task("Tiny Task", [linked], subtasks=[child], categories=["Computer Vision"])
+    path = folder / "evaluation-tables.json"
+    path.write_text(json.dumps([tree]), encoding="utf-8")
+    return path
+
+
 def write_records(folder):
     """The four record files in `folder`: their paths, in any order."""
     paths = []
@@ -182,6 +204,9 @@ def build_site(folder):
     paper and method, and unlinked code link."""
     call_command("load_seeds", str(SEED_FILE), verbosity=0)
     run_import_pwc(OGB, *write_records(folder))
+    tiny = folder / "tiny"
+    tiny.mkdir()
+    run_import_pwc(tiny_tables(tiny))
     editor = get_user_model().objects.create_user("erin", password="x-long-passphrase-42")
     spam = Row.objects.get(model=SPAM_MODEL, leaderboard__slug=SEED_SLUG)
     decisions.withhold(

@@ -13,6 +13,17 @@ from leaderboards.models import Dataset, Leaderboard, Method, Paper
 from tests.dumps.sample import WITHHELD_PAPER, build_site, empty_site
 
 MAIN = re.compile(r"<main[^>]*>(.*)</main>", re.DOTALL)
+PAPER_LINKS = re.compile(r'(<ul class="paper-links">)(.*?)(</ul>)', re.DOTALL)
+# The two things a restore does not give back (docs/loading.md): that a description is
+# an editor's (the dumps give the editor's text as the description), and the order of
+# papers of the same date, which the database's ids break (the order of the load).
+EDITED = ' <span class="badge accent">edited</span>'
+
+
+def content(page):
+    """A page's main content, less what a restore cannot give back."""
+    main = MAIN.search(page)[1].replace(EDITED, "")
+    return PAPER_LINKS.sub(lambda m: m[1] + "".join(sorted(m[2].split("</li>"))) + m[3], main)
 
 
 def site_pages(client):
@@ -30,7 +41,7 @@ def site_pages(client):
         for slug in shown.values_list("slug", flat=True):
             response = client.get(f"/{kind}/{slug}")
             assert response.status_code == 200, f"/{kind}/{slug}"
-            pages[f"/{kind}/{slug}"] = MAIN.search(response.content.decode())[1]
+            pages[f"/{kind}/{slug}"] = content(response.content.decode())
     return pages
 
 
@@ -61,11 +72,12 @@ def restore(folder, dumps):
 def test_a_site_restored_from_its_dumps_shows_the_same_pages(tmp_path, client):
     build_site(tmp_path)
     before = site_pages(client)
-    assert len([page for page in before if page.startswith("/sota/")]) == 16
+    assert len([page for page in before if page.startswith("/sota/")]) == 18
     shown = "\n".join(content for address, content in before.items() if "/sota/" not in address)
     # Every file's words are on some page: an abstract, a method's editor's text,
     # a dataset's details, a code link.
-    for words in ("ünïcode", "clearer", "Open Graph Benchmark", "SAGN_with_SLE", "NeurIPS"):
+    for words in ("ünïcode", "clearer", "Open Graph Benchmark", "SAGN_with_SLE", "NeurIPS",
+                  "https://example.org/tiny"):  # fmt: skip
         assert words in shown, words
     export_set(tmp_path / "dumps")
     empty_site()
@@ -73,10 +85,6 @@ def test_a_site_restored_from_its_dumps_shows_the_same_pages(tmp_path, client):
     restore(tmp_path, tmp_path / "dumps" / "current")
     after = site_pages(client)
     assert set(after) == set(before)
-    differ = [address for address, content in before.items() if after[address] != content]
-    for address in differ:
-        import difflib
-        print(address, "".join(list(difflib.unified_diff(before[address].splitlines(True), after[address].splitlines(True), n=0))[:12]))
-    assert differ == []
+    assert [address for address, page in before.items() if after[address] != page] == []
     assert not Paper.objects.filter(slug=WITHHELD_PAPER).exists()
     assert not Method.objects.filter(pwc_slug="spam-net").exists()
