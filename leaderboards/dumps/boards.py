@@ -84,12 +84,17 @@ def write_boards(tables_path, pages_path, tally):
     tables = GzipOut(tables_path)
     pages = PageTar(pages_path)
     seen = set()
-    tables.write(b"[")
-    for index, pk in enumerate(tree.roots()):
-        if index:
-            tables.write(b",\n")
-        _write_task(tree, pk, tables, pages, tally, seen)
-    tables.write(b"]\n")
+    try:
+        tables.write(b"[")
+        for index, pk in enumerate(tree.roots()):
+            if index:
+                tables.write(b",\n")
+            _write_task(tree, pk, tables, pages, tally, seen)
+        tables.write(b"]\n")
+    except BaseException:
+        tables.discard()
+        pages.discard()
+        raise
     tables.close()
     size, sha256 = pages.close()
     return (tables.size, tables.sha256), (size, sha256)

@@ -55,6 +55,10 @@ class GzipOut:
         self.size = self._hashing.size
         self.sha256 = self._hashing.sha256.hexdigest()
 
+    def discard(self):
+        """Closed after a failure: the file is left half-written, for its set to be removed."""
+        self._file.close()
+
 
 def record_json(record):
     """One record as the archive's files hold it: JSON, non-ASCII kept."""
@@ -64,12 +68,16 @@ def record_json(record):
 def write_array(path, records):
     """`records` written as one JSON array, gzipped, a record at a time: (size, sha256)."""
     out = GzipOut(path)
-    out.write(b"[")
-    for index, record in enumerate(records):
-        if index:
-            out.write(b",\n")
-        out.write(record_json(record).encode())
-    out.write(b"]\n")
+    try:
+        out.write(b"[")
+        for index, record in enumerate(records):
+            if index:
+                out.write(b",\n")
+            out.write(record_json(record).encode())
+        out.write(b"]\n")
+    except BaseException:
+        out.discard()
+        raise
     out.close()
     return out.size, out.sha256
 
@@ -96,3 +104,6 @@ class PageTar:
         self.tar.close()
         self.out.close()
         return self.out.size, self.out.sha256
+
+    def discard(self):
+        self.out.discard()
