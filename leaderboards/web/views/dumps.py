@@ -80,15 +80,25 @@ def byte_range(header, size):
     return start, end
 
 
-def _part(handle, start, length):
-    with handle:
-        handle.seek(start)
-        while length > 0:
-            data = handle.read(min(STREAM_CHUNK, length))
+class _Part:
+    """`length` bytes of an open file from `start`, a chunk at a time; the file closed
+    when the response is, read to its end or not (Django calls close())."""
+
+    def __init__(self, handle, start, length):
+        self.handle, self.start, self.length = handle, start, length
+
+    def __iter__(self):
+        self.handle.seek(self.start)
+        left = self.length
+        while left > 0:
+            data = self.handle.read(min(STREAM_CHUNK, left))
             if not data:
                 return
-            length -= len(data)
+            left -= len(data)
             yield data
+
+    def close(self):
+        self.handle.close()
 
 
 @require_safe
@@ -118,7 +128,7 @@ def dumps_file(request, name):
         response.headers["Content-Type"] = _content_type(name)
         return _headers(response, etag, name)
     start, end = span
-    response = StreamingHttpResponse(_part(handle, start, end - start + 1), status=206)
+    response = StreamingHttpResponse(_Part(handle, start, end - start + 1), status=206)
     response.headers["Content-Type"] = _content_type(name)
     response.headers["Content-Length"] = str(end - start + 1)
     response.headers["Content-Range"] = f"bytes {start}-{end}/{size}"
