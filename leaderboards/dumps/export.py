@@ -48,7 +48,8 @@ evaluation-tables.json.gz
     The boards as the Papers with Code archive's evaluation-tables.json: tasks, their
     datasets and tables, subtasks.
 papers-with-abstracts.json.gz
-    Every paper the archive's papers file described (withheld papers left out).
+    Every paper (withheld papers left out), under its Papers with Code slug; `url`
+    (not in Papers with Code's own file) is the address a board's row named it by.
 links-between-papers-and-code.json.gz
     Every link between a paper and its code the site shows.
 methods.json.gz
@@ -62,6 +63,7 @@ Editors' texts are written in place of the archive's where an editor wrote one.
 Restoring an empty site from this dump
 --------------------------------------
     python manage.py migrate
+    python manage.py loaddata fixtures/areas.json
     mkdir pages && tar -xzf pages.tar.gz -C pages
     python manage.py load_seeds pages
     python manage.py import_pwc papers-with-abstracts.json.gz \\

@@ -9,7 +9,9 @@ record's. The name is written when the dataset is made and kept after, as the
 boards keep it: the boards find their datasets by name. Modalities and
 languages are found by name (made as needed), tasks by URL, name or synonym
 (one this site does not hold is left out); each list is the dataset's exactly.
-`editor_description` is never written.
+`editor_description` is never written. A record may carry `dataset_links`, which
+PwC's file lacks and this site's dumps add: its first URL is written as the
+dataset's `url` (the home page a board's table gave it); none leaves it.
 """
 
 import dataclasses

@@ -8,7 +8,8 @@ slug. `PaperFinder` is that rule, and the links file (code_links.py) finds or
 makes its papers with it too, so a paper a board row, the papers file or a code
 link names first is the same paper for the others. What the papers file says of a
 paper wins over a board row's words; a value the record leaves empty never erases
-one stored.
+one stored. A record may carry `url`, which PwC's file lacks and this site's dumps
+add: the address a board's row named the paper by, where a restore finds it.
 """
 
 import dataclasses
