@@ -86,8 +86,10 @@ def export_set(root, said=None):
     try:
         # One snapshot of the database for the whole set: a load committing meanwhile
         # cannot leave a paper in one file and its code links missing from the next.
+        outermost = not connection.in_atomic_block
         with transaction.atomic():
-            _one_snapshot()
+            if outermost:
+                _one_snapshot()
             manifest = _write_files(folder, made_at, said)
         (folder / sets.MANIFEST).write_text(
             json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
@@ -103,7 +105,8 @@ def export_set(root, said=None):
 
 def _one_snapshot():
     """Every read of the transaction from one snapshot (PostgreSQL reads each statement's
-    own under its default READ COMMITTED; SQLite's transaction is one already)."""
+    own under its default READ COMMITTED; SQLite's transaction is one already). Only a
+    transaction's first statement may set it: inside another (a test's), that one's holds."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
