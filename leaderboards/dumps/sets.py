@@ -84,6 +84,7 @@ def listed_file(root, name):
     if manifest is None:
         return None, None
     for entry in manifest.get("files", []):
-        if entry.get("name") == name:
-            return folder / entry["name"], entry
+        # A listed name is a file of the set's folder, never a path out of it.
+        if entry.get("name") == name and "/" not in name and name not in (".", ".."):
+            return folder / name, entry
     return None, None

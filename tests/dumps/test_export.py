@@ -170,3 +170,14 @@ def test_export_dumps_command(seeded, tmp_path):
     call_command("export_dumps", str(tmp_path), stdout=out)
     assert "pages.tar.gz: 1 boards" in out.getvalue()
     assert (tmp_path / "current" / "README.txt").read_text().count("import_pwc") == 1
+
+
+def test_a_killed_exports_half_set_is_never_served_and_goes_with_the_next(seeded, tmp_path):
+    old = export_set(tmp_path)
+    # What a export killed mid-way leaves: a folder of the set it was writing, no switch.
+    half = tmp_path / "sets" / "20991231T000000Z-deadbeef"
+    half.mkdir()
+    (half / "pages.tar.gz").write_bytes(b"\x1f\x8b half")
+    assert sets.read_manifest(tmp_path)[1] == old
+    export_set(tmp_path)
+    assert not half.exists()

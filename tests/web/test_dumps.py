@@ -139,3 +139,12 @@ def test_the_page_reads_no_database_however_many_files(dumps, client, django_ass
         client.get(reverse("leaderboards:dumps"))
     with django_assert_num_queries(0):
         client.get(f"/dumps/{PAGES}", headers={"range": "bytes=0-3"}).close()
+
+
+def test_a_manifest_naming_a_path_out_of_the_set_serves_nothing(dumps, client, tmp_path):
+    manifest_path = tmp_path / "current" / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    manifest["files"].append({"name": "../../secret", "size": 1, "sha256": "0" * 64})
+    manifest_path.write_text(json.dumps(manifest))
+    (tmp_path / "secret").write_text("x")
+    assert client.get("/dumps/..%2F..%2Fsecret").status_code == 404
