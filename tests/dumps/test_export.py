@@ -181,3 +181,52 @@ def test_a_killed_exports_half_set_is_never_served_and_goes_with_the_next(seeded
     assert sets.read_manifest(tmp_path)[1] == old
     export_set(tmp_path)
     assert not half.exists()
+
+
+# A child that exports until its methods file has begun, says so, and waits to be killed.
+STUCK_EXPORT = """
+import sys, time
+import django
+django.setup()
+from leaderboards.dumps import export
+
+def stuck(tally):
+    yield {"name": "half"}
+    print("writing", file=sys.stderr, flush=True)
+    time.sleep(120)
+
+if sys.argv[2] == "stuck":
+    export.RECORD_FILES = (("methods.json.gz", stuck),)
+export.export_set(sys.argv[1])
+"""
+
+
+@pytest.mark.slow
+def test_an_export_killed_mid_file_leaves_the_served_set(child_database_url, tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    from tests.helpers import ROOT, child_env, manage
+
+    env = child_env(child_database_url)
+    assert manage("migrate", "--noinput", env=env).returncode == 0
+    dumps = tmp_path / "dumps"
+
+    def export_in_child(mode):
+        return subprocess.Popen(
+            [sys.executable, "-c", STUCK_EXPORT, str(dumps), mode],
+            cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+
+    whole = export_in_child("whole")
+    assert whole.wait(timeout=120) == 0, whole.stderr.read()
+    whole.stderr.close()
+    served = sets.read_manifest(dumps)
+    child = export_in_child("stuck")
+    assert child.stderr.readline().strip() == "writing"
+    child.send_signal(signal.SIGKILL)
+    child.wait(timeout=30)
+    child.stderr.close()
+    assert sets.read_manifest(dumps) == served
+    assert len(list((dumps / "sets").iterdir())) == 2  # the served one, and the half one
