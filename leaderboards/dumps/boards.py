@@ -39,11 +39,11 @@ def _row(row):
     }
 
 
-def _table(page, description):
+def _table(page, dataset):
     return {
         "dataset": page["dataset"]["name"],
-        "description": description,
-        "dataset_links": [],
+        "description": dataset.shown_description,
+        "dataset_links": [{"title": "", "url": dataset.url}] if dataset.url else [],
         "dataset_citations": [],
         "subdatasets": [],
         "sota": {"metrics": page["metrics"], "rows": [_row(row) for row in page["rows"]]},
@@ -145,4 +145,4 @@ def _board(pk, pages, tally):
     tally.boards += 1
     tally.rows += len(page["rows"])
     tally.rows_withheld += page["source"].get("rows_withheld_as_spam") or 0
-    return _table(page, board.description)
+    return _table(page, board.dataset)

@@ -230,3 +230,16 @@ def test_an_export_killed_mid_file_leaves_the_served_set(child_database_url, tmp
     child.stderr.close()
     assert sets.read_manifest(dumps) == served
     assert len(list((dumps / "sets").iterdir())) == 2  # the served one, and the half one
+
+
+def test_evaluation_tables_imports_into_an_empty_site(withheld, tmp_path):
+    from leaderboards.models import Leaderboard, Row
+    from tests.dumps.sample import empty_site
+    from tests.helpers import run_import_pwc
+
+    export_set(tmp_path)
+    shown = Row.objects.filter(withheld=False).count()
+    empty_site()
+    run_import_pwc(tmp_path / "current" / "evaluation-tables.json.gz")
+    assert Leaderboard.objects.count() == 1
+    assert Row.objects.count() == shown  # the withheld row is not in it

@@ -148,3 +148,10 @@ def test_a_manifest_naming_a_path_out_of_the_set_serves_nothing(dumps, client, t
     manifest_path.write_text(json.dumps(manifest))
     (tmp_path / "secret").write_text("x")
     assert client.get("/dumps/..%2F..%2Fsecret").status_code == 404
+
+
+def test_head_tells_the_length_without_the_body(dumps, client):
+    response = client.head(f"/dumps/{PAGES}")
+    assert response.status_code == 200
+    assert int(response["Content-Length"]) == dumps[PAGES]["size"]
+    assert body(response) == b""
