@@ -20,6 +20,7 @@ from leaderboards.dumps import records, sets
 from leaderboards.dumps.boards import BoardTally, write_boards
 from leaderboards.dumps.files import write_array
 from leaderboards.models import SiteState
+from sotasite.routers import reads_from_primary
 
 PAGES = "pages.tar.gz"
 TABLES = "evaluation-tables.json.gz"
@@ -87,7 +88,7 @@ def export_set(root, said=None):
         # One snapshot of the database for the whole set: a load committing meanwhile
         # cannot leave a paper in one file and its code links missing from the next.
         outermost = not connection.in_atomic_block
-        with transaction.atomic():
+        with reads_from_primary(), transaction.atomic():
             if outermost:
                 _one_snapshot()
             manifest = _write_files(folder, made_at, said)
