@@ -72,8 +72,11 @@ Restoring an empty site from this dump
 
 The boards come from the page files (they carry what evaluation-tables.json cannot:
 Syntology's checks, editors' directions, newer results), the rest from the four record
-files. Every board's .json, and every paper's, method's and dataset's page, is then
-as it was. evaluation-tables.json.gz is for those who read the Papers with Code format;
+files. Every board's .json is then byte for byte as it was, and every paper's,
+method's and dataset's page shows the same, but that an editor's description is no
+longer marked as edited (the text is theirs) and that papers of one date may list in
+another order. Editors' accounts and the public record of their work are not in the
+dump. evaluation-tables.json.gz is for those who read the Papers with Code format;
 the restore does not need it.
 """
 
