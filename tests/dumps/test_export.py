@@ -243,3 +243,19 @@ def test_evaluation_tables_imports_into_an_empty_site(withheld, tmp_path):
     run_import_pwc(tmp_path / "current" / "evaluation-tables.json.gz")
     assert Leaderboard.objects.count() == 1
     assert Row.objects.count() == shown  # the withheld row is not in it
+
+
+def test_import_pwc_writes_the_dumps_when_asked(db, tmp_path, settings):
+    from tests.dumps.sample import OGB
+
+    settings.SOTASITE_DUMPS_DIR = tmp_path / "dumps"
+    call_command("import_pwc", str(OGB), "--snapshot=2025-07-28", "--write-dumps",
+                 stdout=io.StringIO(), stderr=io.StringIO())  # fmt: skip
+    manifest = sets.read_manifest(tmp_path / "dumps")[1]
+    assert files_of(manifest)["pages.tar.gz"]["counts"]["boards"] == 15
+    bad = tmp_path / "datasets.json"
+    bad.write_text("not json")
+    with pytest.raises(CommandError):
+        call_command("import_pwc", str(bad), "--write-dumps",
+                     stdout=io.StringIO(), stderr=io.StringIO())  # fmt: skip
+    assert sets.read_manifest(tmp_path / "dumps")[1] == manifest
