@@ -79,7 +79,12 @@ def test_a_site_restored_from_its_dumps_shows_the_same_pages(tmp_path, client):
     for words in ("ünïcode", "clearer", "Open Graph Benchmark", "SAGN_with_SLE", "NeurIPS",
                   "https://example.org/tiny"):  # fmt: skip
         assert words in shown, words
-    export_set(tmp_path / "dumps")
+    manifest = export_set(tmp_path / "dumps")
+    again = export_set(tmp_path / "again")
+    # The same data, the same bytes, on a site with every kind of record.
+    assert [(f["name"], f["sha256"]) for f in manifest["files"]] == [
+        (f["name"], f["sha256"]) for f in again["files"]
+    ]
     empty_site()
     assert not Leaderboard.objects.exists() and not Paper.objects.exists()
     restore(tmp_path, tmp_path / "dumps" / "current")
