@@ -67,7 +67,8 @@ LISTS = [
     "/paper/?verified=true",
     "/paper/?q=learning",
 ]
-PAGES = ["/", "/area/", "/area/computer-vision", "/area/music"]
+# /dumps/ reads the current dump set's manifest, no database (issue #30).
+PAGES = ["/", "/area/", "/area/computer-vision", "/area/music", "/dumps/"]
 SEARCHES = ["out-of-distribution", "imagenet", "image classification", "resnet", "bert"]
 # The search page over the archive's titles and abstracts: words most of them
 # hold, phrases of a few, a word a handful hold and one none does.

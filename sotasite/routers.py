@@ -7,6 +7,7 @@ about to write: the admin, any request that is not GET or HEAD, and any
 transaction on the primary that has written.
 """
 
+import contextlib
 import random
 from contextvars import ContextVar
 
@@ -55,6 +56,17 @@ class ReplicaRouter:
     def allow_migrate(self, db, app_label, model_name=None, **hints):
         # Replicas get their schema by replication, never by migrate.
         return db not in settings.SOTASITE_READ_REPLICAS
+
+
+@contextlib.contextmanager
+def reads_from_primary():
+    """Every read in the block from the primary: reads that must all see one snapshot
+    (a full dump), which replicas at different lags would not give."""
+    token = _primary_only.set(True)
+    try:
+        yield
+    finally:
+        _primary_only.reset(token)
 
 
 class ReadDatabaseMiddleware:

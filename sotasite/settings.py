@@ -260,6 +260,9 @@ STORAGES = {
 
 # Where `load_seeds` looks when given no path.
 SEEDS_DIR = BASE_DIR / "seeds"
+# The full dumps (`export_dumps`, served at /dumps/): a folder the site's user can write,
+# outside the code, so a deploy never ships or erases them.
+SOTASITE_DUMPS_DIR = Path(os.environ.get("SOTASITE_DUMPS_DIR", BASE_DIR / "data" / "dumps"))
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"

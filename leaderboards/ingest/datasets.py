@@ -9,7 +9,9 @@ record's. The name is written when the dataset is made and kept after, as the
 boards keep it: the boards find their datasets by name. Modalities and
 languages are found by name (made as needed), tasks by URL, name or synonym
 (one this site does not hold is left out); each list is the dataset's exactly.
-`editor_description` is never written.
+`editor_description` is never written. A record may carry `dataset_links`, which
+PwC's file lacks and this site's dumps add: its first URL is written as the
+dataset's `url` (the home page a board's table gave it); none leaves it.
 """
 
 import dataclasses
@@ -21,6 +23,7 @@ from leaderboards.models import Dataset, DatasetLanguage, DatasetModality, Paper
 
 KIND = "datasets"
 NAME_LIMIT = Dataset._meta.get_field("name").max_length
+URL_LIMIT = 2000
 LABEL_LIMIT = DatasetModality._meta.get_field("name").max_length
 FIELDS = (
     "full_name",
@@ -49,6 +52,9 @@ class PreparedDataset:
     modalities: tuple
     languages: tuple
     tasks: tuple  # task pks this site holds
+    # The first of `dataset_links`, which this site's own dumps add (PwC's file has
+    # none): the address a board's table gave the dataset. "" leaves the stored one.
+    link: str = ""
 
 
 def import_file(path, report):
@@ -104,7 +110,19 @@ def prepare_dataset(record, tasks):
         tuple(record_fields.names(record, "modalities", LABEL_LIMIT)),
         tuple(record_fields.names(record, "languages", LABEL_LIMIT)),
         tuple(found),
+        _first_link(record),
     )
+
+
+def _first_link(record):
+    for index, item in enumerate(record_fields.items(record, "dataset_links")):
+        try:
+            url = record_fields.text(item, "url", URL_LIMIT)
+        except RecordError as error:
+            raise RecordError(f"dataset_links[{index}].{error.field}", error.reason) from None
+        if url:
+            return url
+    return ""
 
 
 def write_datasets(datasets, counted, reserved=frozenset(), names=frozenset()):
@@ -150,6 +168,12 @@ def write_datasets(datasets, counted, reserved=frozenset(), names=frozenset()):
     changed: set[str] = set()
     made = KindReport()
     ids = chunks.Upsert(Dataset, "slug", FIELDS).write(wanted, made, created_with, changed)
+    linked = {
+        slug: {"url": dataset.link}
+        for dataset, (slug, _) in zip(datasets, described, strict=True)
+        if dataset.link
+    }
+    chunks.Upsert(Dataset, "slug", ("url",)).write(linked, KindReport(), changed=changed)
     owners = [(ids[slug], dataset) for dataset, (slug, _) in zip(datasets, described, strict=True)]
     relinked: set[int] = set()
     lists = {

@@ -8,7 +8,8 @@ slug. `PaperFinder` is that rule, and the links file (code_links.py) finds or
 makes its papers with it too, so a paper a board row, the papers file or a code
 link names first is the same paper for the others. What the papers file says of a
 paper wins over a board row's words; a value the record leaves empty never erases
-one stored.
+one stored. A record may carry `url`, which PwC's file lacks and this site's dumps
+add: the address a board's row named the paper by, where a restore finds it.
 """
 
 import dataclasses
@@ -65,6 +66,9 @@ class Identity:
     url_abs: str
     title: str = ""
     url_pdf: str = ""
+    # The address a board's row named the paper by: not a field of PwC's file, but
+    # of this site's dumps, so a restore finds a board's paper that has no arXiv id.
+    url_here: str = ""
 
     @property
     def url_key(self):
@@ -74,6 +78,8 @@ class Identity:
     def keys(self):
         """paper_key() of every URL of the paper the identity names."""
         found = {paper_key(self.url_abs), paper_key(self.url_pdf)}
+        if self.url_here:
+            found.add(paper_key(self.url_here))
         return found | {arxiv_key(self.arxiv_id)} if self.arxiv_id else found
 
 
@@ -92,7 +98,8 @@ def identity(record, prefix=""):
     title = text(record, f"{prefix}title", TITLE_LIMIT).strip()
     if slug is None and not found and not url_abs:
         raise RecordError("paper_url", "names no paper: no paper_url, arXiv id or url_abs")
-    return Identity(slug, found, url_abs, title, url_pdf)
+    url_here = "" if prefix else text(record, "url", URL_LIMIT).strip()
+    return Identity(slug, found, url_abs, title, url_pdf, url_here)
 
 
 def prepare(record):
@@ -176,8 +183,9 @@ class PaperFinder:
         urls = {
             variant
             for i in identities
-            if i.url_abs
-            for variant in (i.url_abs.rstrip("/"), i.url_abs.rstrip("/") + "/")
+            for url in (i.url_abs, i.url_here)
+            if url
+            for variant in (url.rstrip("/"), url.rstrip("/") + "/")
         }
         self.rows = {}
         for field, values in (
@@ -239,6 +247,11 @@ class PaperFinder:
         key = paper.url_key
         if key and not arxiv_id_of(paper.url_abs):
             row = self.by_url.get(key)
+            if row is not None and self._stored_as(row, paper):
+                return Found(row["slug"], row)
+        if paper.url_here:
+            # A dump's record: the board's paper at the address its row named.
+            row = self.by_url.get(paper_key(paper.url_here))
             if row is not None and self._stored_as(row, paper):
                 return Found(row["slug"], row)
         return None
@@ -441,7 +454,7 @@ def _paper_columns(item, found, proceedings):
     columns["proceeding_id"] = proceedings.get(item["proceeding"] and item["proceeding"][0])
     columns["described"] = True
     columns["arxiv_id"] = paper.arxiv_id
-    columns["url"] = paper.url_abs
+    columns["url"] = paper.url_here or paper.url_abs
     row = found.row
     if row is None:
         columns["pwc_slug"] = found.pwc_slug

@@ -30,6 +30,7 @@ def _frame_urls(prefix, static_url, static_root, storage):
         "suggest": reverse("leaderboards:search_suggest"),
         "feed": reverse("leaderboards:feed_newest"),
         "changes": reverse("leaderboards:changes"),
+        "dumps": reverse("leaderboards:dumps"),
         "favicon": static("favicon.svg"),
         "css": static("css/site.css"),
         "suggest_js": static("js/search-suggest.js"),

@@ -10,6 +10,7 @@ from leaderboards.web.views import (
     badges,
     catalogue,
     changes,
+    dumps,
     history,
     home,
     leaderboard,
@@ -65,6 +66,10 @@ urlpatterns = [
     path("changes/", changes.changes, name="changes"),
     path("changes/feed.atom", EditorialChangesFeed(), name="changes_feed"),
     path("changes/loads.atom", LoadsFeed(), name="loads_feed"),
+    # Issue #30: the full dumps, so the site's data is never locked in.
+    path("dumps/", dumps.dumps_index, name="dumps"),
+    path("dumps/manifest.json", dumps.dumps_manifest, name="dumps_manifest"),
+    path("dumps/<str:name>", dumps.dumps_file, name="dumps_file"),
     # Issue #31: visitors suggest, editors decide. The site's only public writes.
     path("suggest/", suggest.suggest_about, name="suggest_root"),
     path("suggest/<slug:slug>/correction", suggest.suggest_correction, name="suggest_correction"),

@@ -88,6 +88,7 @@ PAGES = {
     "suggest-sent": f"/suggest/{SEED_SLUG}/sent",
     "suggest-about": "/suggest/",
     "changes": "/changes/",
+    "dumps": "/dumps/",
     "not-found": "/no-such-page",
     "api-docs": "/api/v1/docs",
 }
@@ -106,6 +107,7 @@ for path in {archives!r}:
 # and dataset: every page type of the archive, with realistic data.
 from tests.helpers import make_showcase
 make_showcase()
+call_command("export_dumps", verbosity=0)
 """
 
 
@@ -199,7 +201,12 @@ def site(tmp_path_factory):
     page, _ = a_reloaded_seed(json.loads(SEED_FILE.read_text(encoding="utf-8")))
     reloaded.write_text(compact_json(page), encoding="utf-8")
     database = Database(folder)
-    env = {**child_env(database.url), "SOTASITE_PAGE_CACHE": "0"}
+    # A dump set of that data, so /dumps/ lists its files.
+    env = {
+        **child_env(database.url),
+        "SOTASITE_PAGE_CACHE": "0",
+        "SOTASITE_DUMPS_DIR": str(folder / "dumps"),
+    }
     try:
         script = LOAD.format(
             areas=str(ROOT / "fixtures" / "areas.json"),
@@ -298,7 +305,15 @@ def test_the_951_row_board_shows_every_row(site, tabs):
 # The pages issue #12 asks to be looked at; rerun after a merge with
 # SOTASITE_SCREENSHOTS=DIR pytest tests/browser/test_axe_browser.py -k screenshots
 SHOTS = Path(os.environ.get("SOTASITE_SCREENSHOTS") or ARTIFACTS / "axe")
-SHOT_PAGES = ("imagenet-951-rows", "ogb-board", "task-with-subtasks", "paper", "method", "dataset")
+SHOT_PAGES = (
+    "imagenet-951-rows",
+    "ogb-board",
+    "task-with-subtasks",
+    "paper",
+    "method",
+    "dataset",
+    "dumps",
+)
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)

@@ -118,3 +118,12 @@ def test_one_request_reads_from_one_replica(replica, rf, settings):
         middleware(rf.get(LEADERBOARD))
     assert all(len(aliases) == 1 for aliases in seen)
     assert set().union(*seen) == {"replica", "default"}
+
+
+def test_a_full_dump_reads_from_the_primary_alone(replica, tmp_path):
+    """Its files must agree: one snapshot, which replicas at different lags would not give."""
+    from leaderboards.dumps.export import export_set
+
+    with CaptureQueriesContext(replica) as on_replica:
+        export_set(tmp_path)
+    assert on_replica.captured_queries == []

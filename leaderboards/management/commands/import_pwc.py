@@ -12,6 +12,7 @@ from leaderboards.ingest.files import check_regular
 from leaderboards.ingest.lock import LoadRunning, one_load_at_a_time
 from leaderboards.ingest.records import ImportReport, in_canonical_order
 from leaderboards.ingest.writer import Writer
+from leaderboards.management.dumps import write_dumps as export_dumps
 from leaderboards.management.report import prepare_boards, write_report
 
 # Each record file's importer: import_file(path, report) (see ingest/chunks.py).
@@ -62,8 +63,13 @@ class Command(BaseCommand):
             action="store_true",
             help="if another load is running, say so and exit non-zero instead of waiting for it",
         )
+        parser.add_argument(
+            "--write-dumps",
+            action="store_true",
+            help="after a successful load, write the full dumps (export_dumps) that /dumps/ serves",
+        )
 
-    def handle(self, *args, files, snapshot, dry_run, no_wait, verbosity, **options):
+    def handle(self, *args, files, snapshot, dry_run, no_wait, write_dumps, verbosity, **options):
         for file in files:
             try:
                 # A FIFO would be waited on forever, a device read forever.
@@ -89,6 +95,8 @@ class Command(BaseCommand):
             prepare_boards(self)
         if failures:
             raise CommandError("; ".join(failures))
+        if write_dumps and not dry_run:
+            export_dumps(self)
 
     # evaluation-tables: boards, through the page writer --------------------------------
 

@@ -3,6 +3,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from leaderboards.ingest.loader import Loader
 from leaderboards.ingest.lock import LoadRunning, one_load_at_a_time
+from leaderboards.management.dumps import write_dumps as export_dumps
 from leaderboards.management.report import prepare_boards, write_report
 
 
@@ -25,8 +26,13 @@ class Command(BaseCommand):
             action="store_true",
             help="if another load is running, say so and exit non-zero instead of waiting for it",
         )
+        parser.add_argument(
+            "--write-dumps",
+            action="store_true",
+            help="after a successful load, write the full dumps (export_dumps) that /dumps/ serves",
+        )
 
-    def handle(self, *args, paths, dry_run, no_wait, verbosity, **options):
+    def handle(self, *args, paths, dry_run, no_wait, write_dumps, verbosity, **options):
         paths = paths or [settings.SEEDS_DIR]
         loader = Loader(dry_run=dry_run)
         try:
@@ -58,6 +64,8 @@ class Command(BaseCommand):
             prepare_boards(self)
         if report.failed:
             raise CommandError(f"{len(report.failed)} of {report.files} files failed to load")
+        if write_dumps and not dry_run:
+            export_dumps(self)
 
     def _progress(self, done, total):
         if total >= 1000:
