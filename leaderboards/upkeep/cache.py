@@ -37,7 +37,9 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from leaderboards.models import (
+    BoardChange,
     BusiestTask,
+    DataLoad,
     Leaderboard,
     MetricValue,
     PreparedPart,
@@ -268,11 +270,16 @@ def connect_signals():
             SearchEntry,
             SearchPrefix,
             PreparedPart,
+            DataLoad,
+            BoardChange,
         ):
             # Bookkeeping, or figures, search entries and prepared pages derived
             # from the data at the end of the work that changed it, which retires
             # the pages itself (prepared pages raising their board's version
-            # would be stale as soon as stored).
+            # would be stale as soon as stored); or a load's record of what it
+            # changed, written by the load, which raises the versions of what it
+            # wrote (a DataLoad retiring every page made each one-board load retire
+            # every board's pages and prepared parts).
             continue
         post_save.connect(_on_write, sender=model, dispatch_uid=f"page-cache-save-{model}")
         post_delete.connect(_on_write, sender=model, dispatch_uid=f"page-cache-delete-{model}")
