@@ -38,8 +38,9 @@ def prepare_boards(command, slugs=None):
             )
         )
         return None
-    command.stdout.write(
-        f"{len(outcome.made):,} boards' pages prepared, {len(outcome.unchanged):,} already "
-        "prepared for their current versions"
-    )
+    if outcome.made or outcome.unchanged:  # a load of records alone on a site of no boards
+        command.stdout.write(
+            f"{len(outcome.made):,} boards' pages prepared, {len(outcome.unchanged):,} already "
+            "prepared for their current versions"
+        )
     return outcome

@@ -64,7 +64,16 @@ HTML = [
 
 # Never touched: identities, keys and hashes the URLs and joins are made of,
 # and columns a constraint holds to a short list (a record entry's target, a slug).
-LEFT_ALONE = {"slug", "pwc_slug", "key", "source_sha256", "arxiv_id", "target"}
+LEFT_ALONE = {
+    "slug",
+    "pwc_slug",
+    "key",
+    "model_slug",
+    "prepared_key",
+    "source_sha256",
+    "arxiv_id",
+    "target",
+}
 
 
 def controls():
