@@ -8,7 +8,7 @@ PostgreSQL the seed page took 107 ms right after a load (a scan of every metric
 value) and 30 ms after ANALYZE.
 """
 
-from django.db import connection, connections
+from django.db import connection, connections, router
 
 from leaderboards.models import (
     Dataset,
@@ -103,6 +103,24 @@ def refresh_changed_statistics(prefix="leaderboards\\_%"):
         for name in analyzed:
             cursor.execute(f"ANALYZE {connection.ops.quote_name(name)}")
     return analyzed + vacuumed, vacuumed
+
+
+def vacuum_rewritten(model, rewritten, rows):
+    """After `rewritten` of `rows` rows of `model`'s table were updated in place since the
+    load's end (boards naming their prepared parts): on PostgreSQL, past autovacuum's own
+    share, VACUUM (ANALYZE) it, as refresh_statistics() does after a load. Counted here,
+    not read from the statistics views: an update that stays on its page (HOT) leaves
+    the page not all-visible without counting as a dead row there."""
+    connection = connections[router.db_for_write(model)]
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        return False
+    if rewritten <= FEW + CHANGED * rows:
+        return False
+    with connection.cursor() as cursor:
+        # The updates' counts, sent before ANALYZE resets them (see refresh_statistics).
+        cursor.execute("SELECT pg_stat_force_next_flush()")
+        cursor.execute(f"VACUUM (ANALYZE) {connection.ops.quote_name(model._meta.db_table)}")
+    return True
 
 
 # A table is analyzed in the middle of a load once it holds this many times the

@@ -71,6 +71,8 @@ LEFT_ALONE = {
     "model_slug",
     "prepared_key",
     "source_sha256",
+    "sha256_before",
+    "sha256_after",
     "arxiv_id",
     "target",
 }

@@ -15,8 +15,15 @@ from django.urls import reverse
 
 from leaderboards.format.freshness import freshness
 from leaderboards.format.rules import n_samples
-from leaderboards.models import Leaderboard, Row, RowVerification, SyntologySnapshot
+from leaderboards.models import (
+    Leaderboard,
+    PreparedPart,
+    Row,
+    RowVerification,
+    SyntologySnapshot,
+)
 from leaderboards.upkeep.cache import versions
+from leaderboards.upkeep.statistics import refresh_changed_statistics, vacuum_rewritten
 from leaderboards.web.export import page_csv, page_document, page_json
 from leaderboards.web.filters import RowFilter
 from leaderboards.web.lead import lead_of
@@ -180,6 +187,13 @@ def prepare_boards(slugs=None, *, on_made=None):
         outcome.made.append((slug, rows, size))
         if on_made is not None:
             on_made(slug, rows, size)
+    if outcome.made:
+        # Each board prepared names its parts: past autovacuum's share of the boards (a
+        # whole import), the lists' index-only scans would read the table until a VACUUM.
+        vacuum_rewritten(Leaderboard, len(outcome.made), len(outcome.made) + len(outcome.unchanged))
+        # And the parts' own table, as the load's end does its tables, or the next load's
+        # end would find it changed and analyze it for this one.
+        refresh_changed_statistics(PreparedPart._meta.db_table.replace("_", "\\_"))
     return outcome
 
 
