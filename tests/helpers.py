@@ -673,3 +673,22 @@ def sign_in(client, user):
     client.force_login(user)
     client.get(reverse("admin:index"))
     return client
+
+
+def plan_of(sql, sorts=True, dropped=()):
+    """The database's plan for `sql`; on PostgreSQL with whole reads (and without `sorts`,
+    sorts) priced out, as the test's tables are a page each, which the planner would read
+    whole, and the `dropped` indexes dropped in the test's transaction: on such tables
+    the planner's choice between two that serve is a toss."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            for scan in ("seqscan", "bitmapscan", *([] if sorts else ["sort"])):
+                cursor.execute(f"SET LOCAL enable_{scan} = off")
+            for index in dropped:
+                cursor.execute(f"DROP INDEX {index}")
+            cursor.execute(f"EXPLAIN {sql}")
+        else:
+            cursor.execute(f"EXPLAIN QUERY PLAN {sql}")
+        return " ".join(str(line) for line in cursor.fetchall())

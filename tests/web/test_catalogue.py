@@ -26,7 +26,7 @@ from leaderboards.models import (
 from leaderboards.upkeep.figures import refresh_leaderboard, refresh_leaderboards
 from leaderboards.web import catalogue_filters
 from leaderboards.web.views import catalogue
-from tests.helpers import DATASET, PAPER, SEED_SLUG, TASK, admin_url, board, html, links
+from tests.helpers import DATASET, PAPER, SEED_SLUG, TASK, admin_url, board, html, links, plan_of
 
 # Distinct papers of 2023 in the seed, and those whose code samples ran.
 YEAR_2023, YEAR_2023_RAN = 10, 5
@@ -749,25 +749,6 @@ EVERY_SHOWN_PAPER = [
     "paper_date_flags_idx",
 ]
 EDITION_ALONE = "leaderboards_paper_proceeding_id_10f37575"
-
-
-def plan_of(sql, sorts=True, dropped=()):
-    """The database's plan for `sql`; on PostgreSQL with whole reads (and without `sorts`,
-    sorts) priced out, as the test's tables are a page each, which the planner would read
-    whole, and the `dropped` indexes dropped in the test's transaction: on such tables
-    the planner's choice between two that serve is a toss."""
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            for scan in ("seqscan", "bitmapscan", *([] if sorts else ["sort"])):
-                cursor.execute(f"SET LOCAL enable_{scan} = off")
-            for index in dropped:
-                cursor.execute(f"DROP INDEX {index}")
-            cursor.execute(f"EXPLAIN {sql}")
-        else:
-            cursor.execute(f"EXPLAIN QUERY PLAN {sql}")
-        return " ".join(str(line) for line in cursor.fetchall())
 
 
 @pytest.mark.parametrize("query", ["", "?has_code=false", "?q=learning&page=2"])

@@ -1,7 +1,6 @@
 """Browsing the catalogue: lists and pages of areas, tasks, datasets, papers, leaderboards."""
 
 from django.core.paginator import Paginator
-from django.db.models import Exists, OuterRef
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.functional import cached_property
@@ -196,13 +195,13 @@ DATASET_PAPERS = 10
 
 
 def dataset_papers(dataset):
-    """The papers of a dataset's boards' shown rows, newest first."""
-    return Paper.objects.filter(
-        Exists(
-            Row.objects.filter(paper=OuterRef("pk"), withheld=False, leaderboard__dataset=dataset)
-        ),
-        withheld=False,
-    ).order_by(*NEWEST_FIRST)
+    """The papers of a dataset's boards' shown rows, newest first.
+
+    Found from the dataset's boards' rows, then sorted: asked as a filter on every paper
+    (EXISTS a row), SQLite walked the papers newest first, probing each, and a dataset
+    whose papers are few read all 576,000 (0.5 to 1 s at PwC's size; 2 ms now)."""
+    rows = Row.objects.filter(leaderboard__dataset=dataset, withheld=False).values("paper_id")
+    return Paper.objects.filter(pk__in=rows, withheld=False).order_by(*NEWEST_FIRST)
 
 
 def _loaders(data_loaders):
