@@ -20,6 +20,7 @@ from django.utils.feedgenerator import Atom1Feed
 from leaderboards.format.rules import paper_name, xml_text
 from leaderboards.models import BoardChange, DataLoad, Leaderboard, Row
 from leaderboards.web.views.changes import RecordParams, record_entries
+from leaderboards.web.words import counted
 
 ITEMS = 50
 
@@ -152,11 +153,11 @@ def _record_url(board):
 def load_summary(change):
     """What a load changed on one board, in words: the title of its feed entry and page."""
     if change.created:
-        return f"board added with {change.rows_added:,} row{'s' if change.rows_added != 1 else ''}"
+        return f"board added with {counted(change.rows_added, 'row', 'rows')}"
     return (
-        f"{change.rows_added:,} row{'s' if change.rows_added != 1 else ''} added, "
+        f"{counted(change.rows_added, 'row', 'rows')} added, "
         f"{change.rows_removed:,} removed, "
-        f"{change.values_changed:,} value{'s' if change.values_changed != 1 else ''} changed"
+        f"{counted(change.values_changed, 'value', 'values')} changed"
     )
 
 
@@ -232,15 +233,15 @@ class LoadsFeed(Feed):
 
     def item_title(self, load):
         return (
-            f"{load.boards_added:,} board{'s' if load.boards_added != 1 else ''} added, "
+            f"{counted(load.boards_added, 'board', 'boards')} added, "
             f"{load.boards_changed:,} changed, "
-            f"{load.rows_added:,} row{'s' if load.rows_added != 1 else ''} added"
+            f"{counted(load.rows_added, 'row', 'rows')} added"
         )
 
     def item_description(self, load):
         text = (
-            f"{load.rows_removed:,} row{'s' if load.rows_removed != 1 else ''} removed and "
-            f"{load.values_changed:,} value{'s' if load.values_changed != 1 else ''} changed."
+            f"{counted(load.rows_removed, 'row', 'rows')} removed and "
+            f"{counted(load.values_changed, 'value', 'values')} changed."
         )
         for label, added in (("Changed", False), ("Added", True)):
             slugs = [slug for slug, created in load.boards if created == added]
