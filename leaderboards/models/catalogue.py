@@ -199,13 +199,15 @@ class Dataset(models.Model):
         return self.description if self.editor_description is None else self.editor_description
 
 
-# Papers newest first, undated last, ties by id. Not "date DESC NULLS LAST":
+# Papers newest first, undated last, ties by slug. Not "date DESC NULLS LAST":
 # PostgreSQL sorts NULLs high and SQLite low, so no index served that order on
-# both, and PostgreSQL sorted every paper for each page of the list.
+# both, and PostgreSQL sorted every paper for each page of the list. Ties by slug, not
+# id: ids are the order of the loads, so a site restored from its dumps listed papers
+# of the same date in another order; a slug is the paper's own.
 NEWEST_FIRST = (
     models.ExpressionWrapper(Q(date=None), output_field=models.BooleanField()).asc(),
     models.F("date").desc(),
-    models.F("id").desc(),
+    models.F("slug").asc(),
 )
 
 

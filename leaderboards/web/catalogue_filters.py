@@ -257,7 +257,8 @@ class PaperFilter(ListFilter):
     framework = django_filters.CharFilter(method="by_framework", label="Framework", max_length=100)
     sort = SortFilter(
         {
-            # Ties broken by pk, which every index ends in, so no sort is needed.
+            # Ties broken within the index each order reads: by slug newest first
+            # (NEWEST_FIRST), else by pk, which every index ends in; no sort is needed.
             "date": ("newest", list(NEWEST_FIRST)),
             "oldest": ("oldest", [F("date").asc(nulls_last=True), "pk"]),
             "title": ("title", ["title", "pk"]),

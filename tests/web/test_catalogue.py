@@ -530,7 +530,7 @@ def test_a_garbage_page_number_gives_a_page_not_an_error(boards, client, page):
 @pytest.mark.parametrize(
     ("sort", "key"),
     [
-        ("date", lambda p: (p.date is None, -p.date.toordinal() if p.date else 0, -p.pk)),
+        ("date", lambda p: (p.date is None, -p.date.toordinal() if p.date else 0, p.slug)),
         ("oldest", lambda p: (p.date is None, p.date.toordinal() if p.date else 0, p.pk)),
         ("title", lambda p: (p.title, p.pk)),
     ],

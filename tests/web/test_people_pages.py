@@ -104,14 +104,14 @@ def test_a_conferences_pages_run_edition_after_edition_each_newest_first(db, cli
     Paper.objects.filter(pk=withheld.pk).update(withheld=True)
     shown = Paper.objects.filter(withheld=False, proceeding__conference=conference)
     shown = list(shown.select_related("proceeding"))
-    # Newest edition first; within one, newest first, undated last, ties by id.
+    # Newest edition first; within one, newest first, undated last, ties by slug.
     expected = sorted(
         shown,
         key=lambda p: (
             -p.proceeding.year,
             p.date is None,
             -(p.date.toordinal() if p.date else 0),
-            -p.pk,
+            p.slug,
         ),
     )
     url = reverse("leaderboards:conference", args=[conference.slug])

@@ -141,7 +141,7 @@ class EditionsPapers:
             low, high = max(start - before, 0), min(stop - before, edition.paper_count)
             if low < high:
                 shown = Paper.objects.filter(proceeding=edition, withheld=False)
-                ids = shown.order_by(*NEWEST_FIRST).values_list("date", "pk")[low:high]
+                ids = shown.order_by(*NEWEST_FIRST).values_list("date", "slug", "pk")[low:high]
                 sql, params = ids.query.sql_with_params()
                 parts.append((f"SELECT {place} AS edition, * FROM ({sql}) AS part{place}", params))
             before += edition.paper_count
@@ -153,11 +153,13 @@ class EditionsPapers:
                 [param for _, params in parts for param in params],
             )
             found = cursor.fetchall()
-        # NEWEST_FIRST within each edition: by date and id, descending, undated last (a
-        # date may arrive as ISO text, which sorts as the date does).
-        found.sort(key=lambda row: (str(row[1]), row[2]), reverse=True)
+        # NEWEST_FIRST within each edition: by slug, then by date descending (Python's
+        # sort keeps the slugs' order among a date's papers), undated last (a date may
+        # arrive as ISO text, which sorts as the date does).
+        found.sort(key=lambda row: row[2])
+        found.sort(key=lambda row: str(row[1]), reverse=True)
         found.sort(key=lambda row: (row[0], row[1] is None))
-        return [pk for _, _, pk in found]
+        return [pk for *_, pk in found]
 
 
 def conference_detail(request, slug):
