@@ -59,7 +59,9 @@ datasets.json.gz
     Every dataset; `dataset_links` (not in Papers with Code's own file) keeps the
     address a board's table gave it.
 
-Editors' texts are written in place of the archive's where an editor wrote one.
+Editors' texts are written in place of the archive's where an editor wrote one; a
+method's is marked "description_source": "editor" (a key not in Papers with Code's own
+files), so a restored site shows it as an editor's.
 
 Restoring an empty site from this dump
 --------------------------------------
@@ -73,11 +75,10 @@ Restoring an empty site from this dump
 The boards come from the page files (they carry what evaluation-tables.json cannot:
 Syntology's checks, editors' directions, newer results), the rest from the four record
 files. Every board's .json is then byte for byte as it was, and every paper's,
-method's and dataset's page shows the same, but that an editor's description is no
-longer marked as edited (the text is theirs) and that papers of one date may list in
-another order. Editors' accounts and the public record of their work are not in the
-dump. evaluation-tables.json.gz is for those who read the Papers with Code format;
-the restore does not need it.
+method's and dataset's page shows the same, an editor's "edited" mark included, and
+papers of one date list in the same order (by slug). Editors' accounts and the public
+record of their work are not in the dump. evaluation-tables.json.gz is for those who
+read the Papers with Code format; the restore does not need it.
 """
 
 

@@ -7,12 +7,15 @@ so importing the file into an empty site gives the pages back. Editors'
 decisions are applied as the site shows them: an editor's description in place
 of the archive's, an editor's "official" on a code link; what an editor
 withheld (a paper, a method, an unlinked code link) is left out and counted.
+A method's description an editor wrote is marked so (rules.editors_mark), so a
+restored site shows it as an editor's, as this one does.
 """
 
 import dataclasses
 
 from django.db.models import Prefetch
 
+from leaderboards.format.rules import editors_mark
 from leaderboards.models import (
     Dataset,
     Method,
@@ -151,6 +154,7 @@ def _paper(paper, chains, categories):
                 "name": method.name,
                 "full_name": method.full_name,
                 "description": _shown(method.description, method.editor_description),
+                **editors_mark(method.editor_description),
                 "introduced_year": method.introduced_year,
                 "source_url": method.source_url,
                 "source_title": method.source_title,
@@ -213,6 +217,7 @@ def methods(tally):
                 "name": method.name,
                 "full_name": method.full_name,
                 "description": _shown(method.description, method.editor_description),
+                **editors_mark(method.editor_description),
                 "paper": _introducing(method),
                 "introduced_year": method.introduced_year,
                 "source_url": method.source_url,

@@ -93,6 +93,33 @@ def compact_json(value):
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
+# An editor's description in the archive's record files ------------------------------
+
+# PwC's methods carry one description. The site's dumps write an editor's text
+# there and add this key, which PwC's files lack, so that a site restored from
+# them still knows the text is an editor's. Any other value is no mark.
+DESCRIPTION_SOURCE = "description_source"
+EDITORS_SOURCE = "editor"
+
+
+def editors_mark(editor_description):
+    """The key a record file adds where the description it gives is an editor's."""
+    return {} if editor_description is None else {DESCRIPTION_SOURCE: EDITORS_SOURCE}
+
+
+def marked_as_editors(record):
+    """Whether a record says its description is an editor's text (editors_mark()).
+
+    Never an empty one: an editor who clears their text gives the archive's back.
+    """
+    description = record.get("description")
+    return (
+        record.get(DESCRIPTION_SOURCE) == EDITORS_SOURCE
+        and isinstance(description, str)
+        and description != ""
+    )
+
+
 # Links -----------------------------------------------------------------------------
 
 # One rule for "an http(s) URL": what the pages link, what counts as a row's

@@ -9,12 +9,20 @@ A category is found by name (made with the slug of its name), its area by
 name (made with the file's `area_id` where that is a slug); a category's area
 is written when it has none, so a category the papers file or an earlier
 record placed stays where it is. Editors' columns (`editor_description`,
-`withheld`, `withheld_reason`) are never written.
+`withheld`, `withheld_reason`) are never written, but for one mark: a record
+this site's dumps flag `"description_source": "editor"` gives an editor's text
+as its description, so that description is also stored as the editor's where
+the method has no editor's text (keep_editors_texts). Without it a site
+restored from the dumps would show an editor's words as the archive's; an
+editor's own text here is never overwritten.
 """
 
 import dataclasses
 import re
 
+from django.db.models import F
+
+from leaderboards.format.rules import marked_as_editors
 from leaderboards.ingest import chunks, record_fields
 from leaderboards.ingest.joins import Described, by_pwc_slug, named_in, pwc_slug
 from leaderboards.ingest.records import KindReport, RecordError
@@ -36,6 +44,8 @@ class PreparedMethod:
     paper: str | None
     # (category name, area name or "", area slug or "")
     collections: tuple
+    # The description is an editor's text (rules.marked_as_editors).
+    editors: bool = False
 
 
 def import_file(path, report):
@@ -78,7 +88,9 @@ def prepare_method(record):
         "code_snippet_url": record_fields.text(record, "code_snippet_url"),
         "num_papers": record_fields.count(record, "num_papers"),
     }
-    return PreparedMethod(pwc, name, columns, paper, _collections(record))
+    return PreparedMethod(
+        pwc, name, columns, paper, _collections(record), marked_as_editors(record)
+    )
 
 
 def _collections(record):
@@ -122,6 +134,10 @@ def write_methods(methods, counted, reserved=frozenset()):
     )
     by_pk = {pk: slug for slug, pk in ids.items()}
     changed |= {by_pk[pk] for pk in relinked}
+    marked = keep_editors_texts(
+        [ids[slug] for method, slug in zip(methods, slugs, strict=True) if method.editors]
+    )
+    changed |= {by_pk[pk] for pk in marked}
     chunks.count_rows(counted.kind(KIND), len(wanted), made.created, changed)
 
 
@@ -139,6 +155,24 @@ FIELDS = (
     "pwc_slug",
     "paper_id",
 )
+
+
+def keep_editors_texts(pks):
+    """These methods' descriptions, just written from records marked as editors' texts,
+    stored as their editors' too where they have none; the pks so marked.
+
+    An editor's text already stored is kept: the WHERE leaves it alone, and on
+    PostgreSQL it is checked again against a row an editor changed meanwhile.
+    """
+    if not pks:
+        return set()
+    unmarked = Method.objects.filter(pk__in=pks, editor_description__isnull=True)
+    marked = set(unmarked.values_list("pk", flat=True))
+    if marked:
+        Method.objects.filter(pk__in=marked, editor_description__isnull=True).update(
+            editor_description=F("description")
+        )
+    return marked
 
 
 def _categories(collections, counted):

@@ -4,14 +4,17 @@ read() checks one record's method; write() makes a chunk's methods, their
 categories (nested through `main_collection.parent`) and areas as needed. The
 methods file, imported after, is the methods' authority: here a stored method's
 or category's archive fields are only filled where empty, and a method that file
-described gets no category from a paper.
+described gets no category from a paper. A method the site's dumps mark as
+described by an editor keeps that mark where its description is the record's
+(methods.keep_editors_texts says why).
 """
 
 import itertools
 from decimal import Decimal
 
-from leaderboards.format.rules import slug_for
+from leaderboards.format.rules import marked_as_editors, slug_for
 from leaderboards.ingest import chunks
+from leaderboards.ingest.methods import keep_editors_texts
 from leaderboards.ingest.record_fields import text
 from leaderboards.ingest.records import RecordError
 from leaderboards.models import Method, MethodArea, MethodCategory
@@ -49,6 +52,7 @@ def read(method, path):
         "name": name.strip(),
         "fields": fields,
         "collections": _collections(method.get("main_collection"), f"{path}.main_collection"),
+        "editors": marked_as_editors(method),
     }
 
 
@@ -125,7 +129,7 @@ def write(items, counted):
         else:
             rows[name] = row
     counts = counted.kind("methods")
-    filled = []
+    filled, unchanged, editors = [], [], []
     for name, row in rows.items():
         empty = {
             field: value
@@ -135,7 +139,11 @@ def write(items, counted):
         if empty:
             filled.append(Method(pk=row["pk"], **{**{f: row[f] for f in METHOD_FIELDS}, **empty}))
         else:
-            counts.unchanged += 1
+            unchanged.append(row["pk"])
+        description = wanted[name]["fields"]["description"]
+        # Only where the stored description is the one the record marks.
+        if wanted[name]["editors"] and empty.get("description", row["description"]) == description:
+            editors.append(row["pk"])
     if filled:
         Method.objects.bulk_update(filled, METHOD_FIELDS, batch_size=500)
         counts.updated += len(filled)
@@ -149,6 +157,12 @@ def write(items, counted):
         for batch in itertools.batched([slugs[n] for n in missing], 500):
             for pk, name in Method.objects.filter(slug__in=batch).values_list("pk", "name"):
                 rows[name] = {"pk": pk}
+                if wanted[name]["editors"]:
+                    editors.append(pk)
+    marked = keep_editors_texts(editors)
+    # A method whose only change is the mark counts as updated.
+    counts.updated += sum(pk in marked for pk in unchanged)
+    counts.unchanged += sum(pk not in marked for pk in unchanged)
     ids = {name: row["pk"] for name, row in rows.items()}
     _add_categories(
         {

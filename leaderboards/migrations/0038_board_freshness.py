@@ -3,7 +3,18 @@
 from django.db import migrations, models
 from django.db.models import F, Min
 
-from leaderboards.format.figures import papers_waiting
+
+# Frozen: leaderboards.format.figures.papers_waiting as it was when this migration was
+# written. A migration run later must fill what it filled then, whatever the live rule
+# has become; tests/models/test_migrations.py says where the two still agree.
+def papers_waiting(since_archive):
+    """coverage.papers_not_yet_extracted of a since-archive block, if a count; else None."""
+    coverage = since_archive.get("coverage") if isinstance(since_archive, dict) else None
+    waiting = coverage.get("papers_not_yet_extracted") if isinstance(coverage, dict) else None
+    # bool is an int to Python, and a count it is not.
+    if isinstance(waiting, int) and not isinstance(waiting, bool) and waiting >= 0:
+        return waiting
+    return None
 
 
 def fill(apps, schema_editor):
@@ -55,8 +66,6 @@ def fill(apps, schema_editor):
         Leaderboard.objects.filter(pk=board).update(
             checked_at=read_at, papers_waiting=papers_waiting(since)
         )
-
-
 
 
 class Migration(migrations.Migration):

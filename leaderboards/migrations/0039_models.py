@@ -1,12 +1,60 @@
 """Each row's model across boards (issue #30): Row.model_slug, format.rules.model_slug
-of its model's name and its paper's identity, filled for the rows already stored; and
-the model a search entry names (SearchEntry.model_slug)."""
+of its model's name and its paper's identity, filled for the rows already stored (by a
+frozen copy of that rule, below); and the model a search entry names
+(SearchEntry.model_slug)."""
+
+import hashlib
+import re
 
 from django.db import migrations, models
-
-from leaderboards.format.rules import model_slug, paper_identity
+from django.utils.text import slugify
 
 CHUNK = 2000
+
+# Frozen: model_slug() and paper_identity() of leaderboards.format.rules, with what they
+# call, as they were when this migration was written. A migration run later must fill
+# the slugs it filled then, whatever the live rules have become;
+# tests/models/test_migrations.py says where the two still agree.
+MODEL_SLUG_NAME_LIMIT = 60
+MODEL_SLUG_DIGEST = 12
+_ARXIV = re.compile(
+    r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{4,5}|[a-z][a-z.-]{0,23}/\d{7})(?:v\d+)?(?:\.pdf)?/?$",
+    re.IGNORECASE,
+)
+
+
+def slug_for(text, fallback, limit=200):
+    return slugify(text or "")[:limit].strip("-") or fallback
+
+
+def arxiv_id(url):
+    match = _ARXIV.search((url or "").strip())
+    return match.group(1) if match else ""
+
+
+def paper_key(url):
+    url = (url or "").strip()
+    if not url:
+        return None
+    found = arxiv_id(url)
+    return f"arxiv:{found}" if found else f"url:{url.rstrip('/')}"
+
+
+def paper_identity(row):
+    """Its paper page; else its external URL (arXiv abs and pdf one); else its title."""
+    return row["paper"] or paper_key(row["paper_url"]) or row["paper_title"] or None
+
+
+def model_name_key(model):
+    return " ".join((model or "").split()).casefold()
+
+
+def model_slug(model, identity):
+    """The model's normalised name, slugified, and a digest of it with its paper's identity."""
+    name = model_name_key(model)
+    digest = hashlib.sha256(f"{name}\n{identity or ''}".encode()).hexdigest()
+    readable = slug_for(name, "model", MODEL_SLUG_NAME_LIMIT)
+    return f"{readable}-{digest[:MODEL_SLUG_DIGEST]}"
 
 
 def fill_model_slugs(apps, schema_editor):

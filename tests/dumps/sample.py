@@ -56,7 +56,18 @@ PAPERS = [
                 "source_title": "Semi-Supervised Classification with GCNs",
                 "code_snippet_url": "",
                 "main_collection": GCN_COLLECTION,
-            }
+            },
+            {
+                # Named by this paper alone: the methods file does not describe it.
+                "name": "Label Propagation",
+                "full_name": "",
+                "description": "Labels spread along edges.",
+                "introduced_year": None,
+                "source_url": "",
+                "source_title": "",
+                "code_snippet_url": "",
+                "main_collection": None,
+            },
         ],
         "conference_url_abs": "https://proceedings.example.org/sagn",
         "conference_url_pdf": "",
@@ -201,8 +212,9 @@ def write_records(folder):
 
 
 def build_site(folder):
-    """The sample site, with an editor's withheld row, direction, description, withheld
-    paper and method, and unlinked code link."""
+    """The sample site, with an editor's withheld row, direction, descriptions (of a method
+    the methods file describes and of one only a paper names), withheld paper and method,
+    and unlinked code link."""
     call_command("load_seeds", str(SEED_FILE), verbosity=0)
     run_import_pwc(OGB, *write_records(folder))
     tiny = folder / "tiny"
@@ -219,6 +231,9 @@ def build_site(folder):
     curation.withhold_papers([WITHHELD_PAPER], "Retracted.", editor)
     curation.withhold_methods(["spam-net"], "Spam.", editor)
     curation.describe(Method, "gcn", "An editor's **clearer** words.", "Clearer.", editor)
+    curation.describe(
+        Method, "label-propagation", "Labels **spread** by an editor.", "Plainer.", editor
+    )
     return editor
 
 

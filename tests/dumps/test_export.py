@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 
 from leaderboards.dumps import export, records, sets
 from leaderboards.dumps.export import export_set
-from tests.helpers import SEED_FILE, SEED_SLUG, spam_row
+from tests.helpers import SEED_FILE, SEED_SLUG, make_method, make_paper, spam_row
 
 DATA_FILES = (
     "pages.tar.gz",
@@ -87,6 +87,26 @@ def test_withheld_papers_and_methods_are_left_out_and_counted(seeded, admin_user
         written = json.load(stream)
     assert f"/paper/{paper.slug}" not in json.dumps(written)
     assert len(written) == counts["records"]
+
+
+def test_an_editors_description_is_written_marked_as_theirs(db, admin_user, tmp_path):
+    from leaderboards import curation
+    from leaderboards.models import Method
+
+    paper = make_paper("uses-both")
+    make_method("gcn", "GCN", pwc_slug="gcn", description="The archive's.", papers=[paper])
+    make_method("mlp", "MLP", pwc_slug="mlp", description="Plain.", papers=[paper])
+    curation.describe(Method, "gcn", "An editor's words.", "Clearer.", admin_user)
+    export_set(tmp_path)
+    with gzip.open(tmp_path / "current" / "methods.json.gz") as stream:
+        described = {record["name"]: record for record in json.load(stream)}
+    with gzip.open(tmp_path / "current" / "papers-with-abstracts.json.gz") as stream:
+        (written,) = json.load(stream)
+    for methods in (described, {method["name"]: method for method in written["methods"]}):
+        assert methods["GCN"]["description"] == "An editor's words."
+        assert methods["GCN"]["description_source"] == "editor"
+        assert methods["MLP"]["description"] == "Plain."
+        assert "description_source" not in methods["MLP"]
 
 
 def test_a_failed_export_leaves_the_current_set_as_it_was(seeded, tmp_path, monkeypatch):

@@ -261,3 +261,58 @@ def test_a_chunks_queries_do_not_grow_with_its_records(methods_file):
         model.objects.all().delete()
     make_method("method-3", "Method 3")
     assert _queries_for(100, methods_file) == few
+
+
+# The mark this site's dumps give an editor's description (docs/loading.md) -------------
+
+EDITED = '<span class="badge accent">edited</span>'
+
+
+def marked(record, **fields):
+    """A record as this site's dumps write a method an editor described."""
+    return {**record, **fields, "description_source": "editor"}
+
+
+def test_a_description_marked_as_an_editors_shows_as_edited(import_pwc, methods_file, client):
+    path = methods_file([marked(RESNET)])
+    out, _ = import_pwc(path)
+    assert "methods: 1 created, 0 updated, 0 unchanged, 0 refused" in out
+    page = html(client, "/method/resnet")
+    assert "<strong>Residual</strong> blocks" in page and EDITED in page
+    out, _ = import_pwc(path)
+    assert "methods: 0 created, 0 updated, 1 unchanged, 0 refused" in out
+
+
+def test_a_marked_record_keeps_an_editors_own_text(import_pwc, methods_file, client):
+    import_pwc(methods_file([RESNET]))
+    Method.objects.filter(slug="resnet").update(editor_description="An editor's *own* words.")
+    out, _ = import_pwc(methods_file([marked(RESNET, description="Another site's words.")]))
+    assert "methods: 0 created, 1 updated, 0 unchanged" in out
+    page = html(client, "/method/resnet")
+    assert "An editor's <em>own</em> words." in page and EDITED in page
+    assert "Another site's words." not in page
+
+
+def test_a_record_without_the_mark_writes_no_editors_text(import_pwc, methods_file, client):
+    records = [
+        RESNET,
+        {**ADAM, "description": "Adaptive moments.", "description_source": "Editor"},
+        a_method("gelu", description="Smooth.", description_source=["editor"]),
+        a_method("relu", description_source=None),
+        # No editor's text is empty: clearing one gives the archive's back.
+        marked(a_method("silu"), description=""),
+    ]
+    out, err = import_pwc(methods_file(records))
+    assert "methods: 5 created, 0 updated, 0 unchanged, 0 refused" in out
+    assert "refused" not in err
+    assert list(Method.objects.filter(editor_description__isnull=False)) == []
+    assert EDITED not in html(client, "/method/resnet")
+    assert "Adaptive moments." in html(client, "/method/adam")
+
+
+def test_the_mark_alone_on_a_stored_method_counts_as_an_update(import_pwc, methods_file, client):
+    import_pwc(methods_file([RESNET, ADAM]))
+    assert EDITED not in html(client, "/method/resnet")
+    out, _ = import_pwc(methods_file([marked(RESNET), ADAM]))
+    assert "methods: 0 created, 1 updated, 1 unchanged" in out
+    assert EDITED in html(client, "/method/resnet")

@@ -303,6 +303,26 @@ def test_methods_and_their_categories(run, papers_file, client):
     assert [m.slug for m in Paper.objects.get().methods.all()] == ["dropout"]
 
 
+def test_a_method_marked_as_described_by_an_editor_keeps_the_mark(run, papers_file, client):
+    """As this site's dumps write a method an editor described (docs/loading.md)."""
+    make_method("resnet", name="ResNet", description="The archive's words.")
+    methods = [
+        {"name": "Dropout", "description": "Drops *units*.", "description_source": "editor"},
+        # Stored with other words, which the mark does not make an editor's.
+        {"name": "ResNet", "description": "Another site's words.", "description_source": "editor"},
+        {"name": "GELU", "description": "Smooth."},
+    ]
+    path = papers_file([paper("p", methods=methods)])
+    out, _ = run(path)
+    assert "methods: 2 created, 0 updated, 1 unchanged" in out
+    assert dict(Method.objects.values_list("name", "editor_description")) == {
+        "Dropout": "Drops *units*.", "ResNet": None, "GELU": None,
+    }  # fmt: skip
+    assert '<span class="badge accent">edited</span>' in html(client, "/method/dropout")
+    out, _ = run(path)
+    assert "methods: 0 created, 0 updated, 3 unchanged" in out
+
+
 def test_tasks_are_joined_by_name_or_synonym_and_never_made(run, papers_file):
     Task.objects.create(slug="image-classification", name="Image Classification",
                         synonyms=["Object Classification"])  # fmt: skip

@@ -1,13 +1,17 @@
 """/dumps/: the list of the current dump set, and its files downloaded whole, in ranges,
 or not at all when the client has them (issue #30)."""
 
+import datetime
 import gzip
 import hashlib
 import json
+import re
+from html import unescape
 
 import pytest
 from django.urls import reverse
 
+from leaderboards.dumps import export
 from leaderboards.dumps.export import export_set
 from leaderboards.web.views.dumps import byte_range
 from tests.helpers import html
@@ -40,6 +44,20 @@ def test_the_page_lists_each_file_with_its_size_and_checksum(dumps, client):
         assert entry["sha256"] in page
     assert "1 boards" in page
     assert 'href="/dumps/"' in html(client, "/")  # the footer links it
+
+
+def test_the_page_says_when_the_set_was_made_as_the_site_writes_times(
+    db, client, settings, tmp_path, monkeypatch
+):
+    settings.SOTASITE_DUMPS_DIR = tmp_path
+    made = datetime.datetime(2026, 3, 5, 14, 7, 9, 654321, tzinfo=datetime.UTC)
+    monkeypatch.setattr(export.timezone, "now", lambda: made)
+    export_set(tmp_path)
+    page = html(client, reverse("leaderboards:dumps"))
+    assert '<time datetime="2026-03-05T14:07:09+00:00">5 Mar 2026, 14:07 UTC</time>' in page
+    seen = " ".join(unescape(re.sub(r"<[^>]*>", " ", page)).split())
+    assert "Made 5 Mar 2026, 14:07 UTC from data version" in seen
+    assert "2026-03-05" not in seen
 
 
 def test_manifest_json_is_the_sets_manifest(dumps, client):
