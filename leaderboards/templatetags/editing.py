@@ -22,9 +22,14 @@ EDITABLE = {
 }
 
 
+def without_session(request):
+    """True for a request with no session cookie: a visitor's, whose pages read no session."""
+    return request is None or settings.SESSION_COOKIE_NAME not in request.COOKIES
+
+
 def for_staff(request):
     """True for a signed-in staff member; False, without reading a session, for visitors."""
-    if request is None or settings.SESSION_COOKIE_NAME not in request.COOKIES:
+    if without_session(request):
         return False
     user = getattr(request, "user", None)
     return bool(user and user.is_active and user.is_staff)

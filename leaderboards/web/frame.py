@@ -7,6 +7,8 @@ prefix a deployment serves under, or with the static files' settings.
 """
 
 import functools
+import hashlib
+import json
 
 from django.conf import settings
 from django.templatetags.static import static
@@ -38,7 +40,22 @@ def _frame_urls(prefix, static_url, static_root, storage):
     }
 
 
-def frame_urls(request):
+def _frame_of():
     storage = settings.STORAGES["staticfiles"]["BACKEND"]
-    urls = _frame_urls(get_script_prefix(), settings.STATIC_URL, str(settings.STATIC_ROOT), storage)
-    return {"frame": urls}
+    return get_script_prefix(), settings.STATIC_URL, str(settings.STATIC_ROOT), storage
+
+
+def frame_urls(request):
+    return {"frame": _frame_urls(*_frame_of())}
+
+
+@functools.cache
+def _frame_tag(*frame):
+    urls = json.dumps(_frame_urls(*frame), sort_keys=True)
+    return hashlib.sha256(urls.encode()).hexdigest()[:16]
+
+
+def frame_tag():
+    """A digest of the frame's URLs: a page stored whole by one process (prepare_boards)
+    is served by another only where they agree (a script prefix, the static files' names)."""
+    return _frame_tag(*_frame_of())

@@ -25,6 +25,11 @@ and the order of every sort its page offers, also made when it is loaded
 versions and the release (PreparedPart): a worker that has kept nothing reads
 them there before it would read every row.
 
+Every board's page as asked with no query string at all is stored there too,
+whole and compressed: a crawler's first visit since the load is that read and
+the scheme and host it asked, filled in where the page names them (the
+canonical link, the badge snippet), not a page rendered around the parts.
+
 Nothing here depends on who asks: the board's page is the same for an editor.
 """
 
@@ -39,10 +44,12 @@ from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.utils.html import escape
 
 from leaderboards.kept import Kept
 from leaderboards.models import Leaderboard, PreparedPart
 from leaderboards.web.filters import RowFilter
+from leaderboards.web.frame import frame_tag
 from leaderboards.web.page_cache import PAGE_CACHE
 from leaderboards.web.table import Folding
 
@@ -138,6 +145,45 @@ def keep(found, board_id, prepared):
     """Keep `prepared` for the board these versions were read for, if it is that board."""
     if _usable(found) and found.board_id == board_id:
         caches[PAGE_CACHE].set(_key(found), prepared, settings.SOTASITE_PAGE_CACHE_TIMEOUT)
+
+
+# Where the request's scheme and host go in the stored page (the canonical link,
+# the badge snippet): a scheme no request has and a host no request can name
+# (.invalid, RFC 2606). A page whose board holds either is not stored (_fillable).
+ASKED_SCHEME = "sotasite-scheme-placeholder"
+ASKED_HOST = "sotasite-host-placeholder.invalid"
+ASKED_ORIGIN = f"{ASKED_SCHEME}://{ASKED_HOST}"
+
+
+def _page_part():
+    # The frame's URLs are the process's (a script prefix, the static files' names): a
+    # worker whose frame differs from prepare_boards' renders the page instead.
+    return f":page:{frame_tag()}"
+
+
+def stored_page(found, scheme, host):
+    """The board's page with no query string, as prepare_boards stored it for these
+    versions, for a visitor asking on `scheme` and `host`; None where none is stored."""
+    if not _usable(found):
+        return None
+    packed = _stored(found, _page_part())
+    if packed is None:
+        return None
+    # As the templates write them: escaped.
+    origin = f"{escape(scheme)}://{escape(host)}".encode()
+    return zlib.decompress(packed).replace(ASKED_ORIGIN.encode(), origin)
+
+
+def _fillable(data, page):
+    """Whether the placeholders are in `page` only where the request's scheme and host go,
+    so filling them in gives the page the request would have rendered: none in the board's
+    `data` (its parts, pickled), and each only within the origin."""
+    scheme, host, origin = (text.encode() for text in (ASKED_SCHEME, ASKED_HOST, ASKED_ORIGIN))
+    return (
+        scheme not in data
+        and host not in data
+        and page.count(scheme) == page.count(host) == page.count(origin)
+    )
 
 
 def _order_part(sort):
@@ -238,11 +284,14 @@ def _file_part(kind):
     return f":file:{kind}"
 
 
-def store(found, board_id, prepared, orders, files):
-    """Keep a board's PreparedBoard, and a large board's orders ({sort: ids}) and files
-    ({"json" or "csv": text}), for these versions, in place of any it had: made at load
-    time, read by every worker (see _stored)."""
+def store(found, board_id, prepared, orders, files, page):
+    """Keep a board's PreparedBoard, its page (bytes, rendered with ASKED_ORIGIN for the
+    scheme and host), and a large board's orders ({sort: ids}) and files ({"json" or
+    "csv": text}), for these versions, in place of any it had: made at load time, read by
+    every worker (see _stored)."""
     parts = {"": pickle.dumps(prepared, pickle.HIGHEST_PROTOCOL)}
+    if _fillable(parts[""], page):
+        parts[_page_part()] = zlib.compress(page, 6)
     parts.update({_order_part(sort): array("q", ids).tobytes() for sort, ids in orders.items()})
     for kind, text in files.items():
         parts[_file_part(kind)] = zlib.compress(text.encode(), 6)

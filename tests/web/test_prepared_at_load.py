@@ -109,7 +109,7 @@ def test_an_editors_change_is_built_from_the_rows_until_prepared_again(
     )
     # One set of parts a board: the former versions' went.
     keys = PreparedPart.objects.filter(leaderboard=loaded).values_list("key", flat=True)
-    assert len({re.sub(r":(order|file):.*", "", key) for key in keys}) == 1
+    assert len({re.sub(r":(order|file|page):.*", "", key) for key in keys}) == 1
 
 
 def test_another_releases_parts_are_not_read(loaded, client, settings):
@@ -122,12 +122,13 @@ def test_another_releases_parts_are_not_read(loaded, client, settings):
 
 def test_a_small_board_has_its_parts_stored_not_its_orders_or_files(load, page_cache):
     """A worker keeps a small board's rows once read, and its views sort those: only the
-    parts a first visit needs are stored."""
+    parts a first visit needs, and its page, are stored."""
     ok, out, _ = load(SEED_FILE)
     assert ok and "1 boards' pages prepared" in out
     board = Leaderboard.objects.get(slug=SEED_SLUG)
-    [key] = PreparedPart.objects.filter(leaderboard=board).values_list("key", flat=True)
-    assert board.prepared_key == key
+    keys = PreparedPart.objects.filter(leaderboard=board).values_list("key", flat=True)
+    [page] = [key for key in keys if ":page:" in key]
+    assert sorted(keys) == [board.prepared_key, page]
 
 
 def test_a_crawlers_first_visit_after_a_load_reads_no_rows(load, page_cache, client, settings):

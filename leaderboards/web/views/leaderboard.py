@@ -15,6 +15,7 @@ from django.http import HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils.cache import get_conditional_response, patch_cache_control
 
 from leaderboards.models import Row
+from leaderboards.templatetags.editing import without_session
 from leaderboards.web.export import page_csv, page_document, page_json
 from leaderboards.web.filters import RowFilter
 from leaderboards.web.limiter import expensive, page_limiter, take_slot
@@ -29,6 +30,7 @@ from leaderboards.web.prepared import (
     rows_kept,
     stored_file,
     stored_file_tag,
+    stored_page,
 )
 from leaderboards.web.table import (
     fold,
@@ -96,8 +98,14 @@ class Selection:
 
 
 def leaderboard_detail(request, slug):
-    """The board's page; from its prepared parts alone when the query string asks for no view."""
+    """The board's page; as prepare_boards stored it when asked with no query string, from
+    its prepared parts alone when the query string asks for no view."""
     found = getattr(request, "page_versions", None)
+    # Only with no cookie of a session: the page would read it (an editor's "Edit" link).
+    if not request.META.get("QUERY_STRING") and without_session(request):
+        page = stored_page(found, request.scheme, request.get_host())
+        if page is not None:
+            return HttpResponse(page)
     prepared = kept(found)
     if prepared is not None and not asks_for_a_view(request.GET):
         return from_parts(request, prepared)

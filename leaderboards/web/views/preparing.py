@@ -10,7 +10,7 @@ import io
 from dataclasses import dataclass
 
 from django.db import connections, router
-from django.http import Http404, QueryDict
+from django.http import Http404, HttpRequest, QueryDict
 from django.urls import reverse
 
 from leaderboards.format.freshness import freshness
@@ -29,6 +29,8 @@ from leaderboards.web.filters import RowFilter
 from leaderboards.web.lead import lead_of
 from leaderboards.web.page_data import Unservable
 from leaderboards.web.prepared import (
+    ASKED_HOST,
+    ASKED_SCHEME,
     MetricRef,
     PreparedBoard,
     render_part,
@@ -41,6 +43,7 @@ from leaderboards.web.views.board_page import (
     chart_markup,
     chart_of,
     filter_markup,
+    from_parts,
     page_data,
     results,
 )
@@ -147,6 +150,27 @@ def prepare(data):
     )
 
 
+class _AskedNowhere(HttpRequest):
+    """A visitor's request for a board's own address, no query string, no cookie, on the
+    scheme and host the stored page holds in place of the asked ones (prepared.ASKED_ORIGIN)."""
+
+    scheme = ASKED_SCHEME
+
+    def __init__(self, path):
+        super().__init__()
+        self.method = "GET"
+        self.path = self.path_info = path
+
+    def get_host(self):
+        return ASKED_HOST
+
+
+def whole_page(prepared):
+    """The board's page with no query string, as from_parts renders it for a visitor, as
+    bytes: what the view serves from the store, the asked scheme and host filled in."""
+    return from_parts(_AskedNowhere(prepared.url), prepared).content
+
+
 @dataclass(slots=True)
 class Prepared:
     """What prepare_boards() did: boards prepared, with the bytes stored, and left."""
@@ -156,14 +180,15 @@ class Prepared:
 
 
 def prepare_boards(slugs=None, *, on_made=None):
-    """Make and store (prepared.store) the page parts of each board, and for a board too
-    large for a worker to keep every sort's order and its files, for its current versions;
+    """Make and store (prepared.store) the page parts of each board and its page with no
+    query string, and for a board too large for a worker to keep every sort's order and its
+    files, for its current versions;
     `slugs` narrows the boards. `on_made(slug, rows, size)` hears of each as it is stored.
 
     Run at the end of every load: a crawler's first visit to a board since the load is
-    then answered from its parts, read once, not from its rows (a cold page cost 18 ms
-    of a worker's time, 2.7% of the static file's rate), in any worker, after any
-    restart; and no worker reads a large board's rows for a view that narrows nothing
+    then answered from its stored page, read once, not from its rows (a cold page cost 18
+    ms of a worker's time, 2.7% of the static file's rate) nor rendered around its parts,
+    in any worker, after any restart; and no worker reads a large board's rows for a view that narrows nothing
     (large_board.py). A board whose parts are its current versions' already is left, so
     the work is in proportion to what the load changed.
     """
@@ -182,7 +207,7 @@ def prepare_boards(slugs=None, *, on_made=None):
             found, board_id, prepared, orders, files = _read_for_store(None, slug)
         except Http404:
             continue  # deleted since
-        size = store(found, board_id, prepared, orders, files)
+        size = store(found, board_id, prepared, orders, files, whole_page(prepared))
         rows = prepared.total_count + prepared.added_count
         outcome.made.append((slug, rows, size))
         if on_made is not None:
