@@ -26,7 +26,6 @@ from pathlib import Path
 
 from bench import common
 
-
 PREPARE_ROUNDS = 5
 
 
@@ -116,7 +115,7 @@ def main():
     env.pop("SOTASITE_PAGE_CACHE_DIR", None)
     env.pop("REDIS_URL", None)
     slugs = [common.seed_page()["url"].removeprefix("/sota/"), common.BIG_SLUG]
-    code = "from bench.cold_board import measure; measure(%r, %d)" % (slugs, options.runs)
+    code = f"from bench.cold_board import measure; measure({slugs!r}, {options.runs})"
     child = subprocess.run(
         [sys.executable, "-c", code],
         cwd=common.ROOT,

@@ -72,8 +72,9 @@ class PreparedPart(models.Model):
     board's versions): a part is read only at the versions it was made for,
     so an editor's change is never served from one made before it (that view
     is built from the rows, as before, until the board is prepared again).
-    `content` is pickled (the page's parts) or an array's bytes (an order):
-    only this site writes it.
+    `content` is pickled (the page's parts), an array's bytes (an order) or
+    zlib-compressed text (the whole page with no query string, a file): only this
+    site writes it.
     """
 
     leaderboard = models.ForeignKey("Leaderboard", on_delete=models.CASCADE, related_name="+")

@@ -188,9 +188,9 @@ def prepare_boards(slugs=None, *, on_made=None):
     Run at the end of every load: a crawler's first visit to a board since the load is
     then answered from its stored page, read once, not from its rows (a cold page cost 18
     ms of a worker's time, 2.7% of the static file's rate) nor rendered around its parts,
-    in any worker, after any restart; and no worker reads a large board's rows for a view that narrows nothing
-    (large_board.py). A board whose parts are its current versions' already is left, so
-    the work is in proportion to what the load changed.
+    in any worker, after any restart; and no worker reads a large board's rows for a view
+    that narrows nothing (large_board.py). A board whose parts are its current versions'
+    already is left, so the work is in proportion to what the load changed.
     """
     site = versions()
     boards = Leaderboard.objects.order_by("slug")
