@@ -30,7 +30,9 @@ whole and compressed: a crawler's first visit since the load is that read and
 the scheme and host it asked, filled in where the page names them (the
 canonical link, the badge snippet), not a page rendered around the parts.
 
-Nothing here depends on who asks: the board's page is the same for an editor.
+Nothing here depends on who asks but the stored page, which names the scheme
+and host asked, and is served only to a request with no session cookie: a page
+for one reads the session, and an editor's has its "Edit" link.
 """
 
 import hashlib
