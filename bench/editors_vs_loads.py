@@ -142,7 +142,9 @@ def dump_state():
     from leaderboards.models import DirectionDecision, Metric, Row, RowDecision, SearchEntry
 
     board = {"leaderboard__slug": SLUG}
-    found = SearchEntry.objects.filter(kind="model", slug=SLUG).values_list("name", flat=True)
+    # A model's entry is found by its slug, that of the board's rows.
+    models = Row.objects.filter(**board).values("model_slug")
+    found = SearchEntry.objects.filter(kind="model", slug__in=models).values_list("name", flat=True)
     print(
         json.dumps(
             {

@@ -37,9 +37,13 @@ class FiguresKeptOnDelete:
         # The delete view has a transaction; the action has none of its own.
         with transaction.atomic(using=router.db_for_write(self.model)):
             # The boards that hold what is deleted; None for what boards share.
-            boards = None
-            if any(field.name == "leaderboard" for field in self.model._meta.fields):
+            boards, models = None, ()
+            fields = {field.name for field in self.model._meta.fields}
+            if "leaderboard" in fields:
                 boards = sorted(set(deleted.values_list("leaderboard", flat=True)))
+            if "model_slug" in fields:
+                # Rows: their models, which their boards may no longer name.
+                models = set(deleted.values_list("model_slug", flat=True))
             yield
             if boards is None:
                 # A task, dataset, board or paper takes its names out of the
@@ -52,6 +56,6 @@ class FiguresKeptOnDelete:
                 # catalogue's counts, which add up the boards'.
                 refresh_leaderboards(boards)
                 changed = Leaderboard.objects.filter(pk__in=boards)
-                search.refresh_models(changed)
+                search.refresh_models(changed, models)
                 search.refresh_board_rows(changed)
             refresh_counts()

@@ -454,6 +454,7 @@ class Writer:
         self._rows_written(items)
         refresh_leaderboards([item.board.pk for item in old])
         scope.boards.update(item.board.pk for item in items)
+        scope.models.update(slug for item in items for slug in item.prepared.model_slugs)
         return scope
 
     def _write_catalogue(self, items, catalogue_only):
@@ -485,7 +486,7 @@ class Writer:
 
 
 def _stored_scope(boards):
-    """The tasks, datasets and papers these stored boards name now."""
+    """The tasks, datasets, papers and models these stored boards name now."""
     scope = Scope(boards=set(boards))
     if boards:
         for task, dataset in Leaderboard.objects.filter(pk__in=boards).values_list(
@@ -493,11 +494,16 @@ def _stored_scope(boards):
         ):
             scope.tasks.add(task)
             scope.datasets.add(dataset)
-        scope.papers.update(
-            Row.objects.filter(leaderboard__in=boards, paper__isnull=False)
-            .values_list("paper_id", flat=True)
+        # One read of the rows for both: a model is its name on its paper.
+        for paper, model in (
+            Row.objects.filter(leaderboard__in=boards)
+            .order_by()
+            .values_list("paper_id", "model_slug")
             .distinct()
-        )
+        ):
+            if paper is not None:
+                scope.papers.add(paper)
+            scope.models.add(model)
     return scope
 
 

@@ -31,9 +31,11 @@ class SearchEntry(models.Model):
 
     kind = models.CharField(max_length=12, choices=SearchKind)
     name = models.TextField()
-    # The slug of the page the entry links to: a model's is its leaderboard's.
+    # The slug of the page the entry links to: a model's is its model_slug (one
+    # indexed before models had one entry each: its leaderboard's).
     slug = models.CharField(max_length=300)
-    # What tells two entries of the same name apart (a model's leaderboard).
+    # What tells two entries of the same name apart: a board's row count; where a
+    # model has results, its board's name or its number of boards (digits).
     context = models.TextField(blank=True, default="")
     # A model's entry: the model it names (Row.model_slug), whose page it leads to.
     # A default in the database too: the index's INSERT ... SELECT of other kinds omits it.

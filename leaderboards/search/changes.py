@@ -8,8 +8,10 @@ changed are compared, in the database, with what refresh_index() would write:
 - tasks, datasets, leaderboards and methods whole (tens of thousands of names,
   which an editor may also rename in the admin between loads);
 - papers and models only of what the load wrote (upkeep.scope.Scope): the
-  papers its boards name, the models of its boards. Authors come from the
-  papers file only, whose import owes the whole rebuild.
+  papers and the models its boards named before and after, each model whole
+  (its one entry counts its boards; a model the boards no longer name may
+  have lost its last row, or a board). Authors come from the papers file
+  only, whose import owes the whole rebuild.
 
 When they are the same, and no editor's change left an entry out of the
 search's order (index.UNORDERED), the index is what a rebuild would make and
@@ -21,7 +23,7 @@ took 0.6 s at the archive's size until the next rebuild.
 
 from django.db import connection
 
-from leaderboards.models import Leaderboard, Paper, SearchEntry, SearchKind
+from leaderboards.models import Paper, SearchEntry, SearchKind
 from leaderboards.search import index
 
 # Compared whole: few enough names to read each time.
@@ -46,24 +48,29 @@ def differs(scope):
     return (
         any(_differs(kind, index.SOURCES[kind]()) for kind in WHOLE_KINDS)
         or _differs_of(SearchKind.PAPER, scope.papers, index._paper_sql(" AND m.id IN ({})"), Paper)
-        or _differs_of(
-            SearchKind.MODEL,
-            scope.boards,
-            index._models_sql(" AND leaderboard_id IN ({})"),
-            Leaderboard,
-        )
+        or _differs_models(scope.models)
     )
 
 
 def _differs_of(kind, ids, wanted, model):
-    """_differs() for the entries of these rows of `model` (papers, or boards for
-    their models): `wanted` holds "{}" where their ids go."""
+    """_differs() for the entries of these rows of `model`: `wanted` holds "{}"
+    where their ids go."""
     if not ids:
         return False
     ids = sorted(ids)
     marks = _marks(ids)
     mine = f"SELECT slug FROM {model._meta.db_table} WHERE id IN ({marks})"
     return _differs(kind, wanted.format(marks), ids, mine)
+
+
+def _differs_models(slugs):
+    """_differs() for the entries of these models (slugs), found by their slug."""
+    if not slugs:
+        return False
+    slugs = sorted(slugs)
+    marks = _marks(slugs)
+    wanted = index._models_sql(f" AND model_slug IN ({marks})")
+    return _differs(SearchKind.MODEL, wanted, slugs, marks)
 
 
 def _differs(kind, wanted, params=(), mine=None):

@@ -18,6 +18,7 @@ from itertools import combinations
 from django.contrib.postgres.fields import ArrayField
 from django.db import connection, transaction
 from django.db.models import Func, TextField
+from django.db.models.expressions import RawSQL
 
 from leaderboards.models import (
     Author,
@@ -68,8 +69,9 @@ def span(kind):
 
 
 # Entries of one name, in the order they are listed: a larger board first (the
-# select gives its rows as `weight`), so look-alike boards are told apart.
-_TIES = {SearchKind.LEADERBOARD: ", weight DESC, slug"}
+# select gives its rows as `weight`), so look-alike boards are told apart; a
+# model on more boards first (its boards, as `weight`), among models of one name.
+_TIES = dict.fromkeys((SearchKind.LEADERBOARD, SearchKind.MODEL), ", weight DESC, slug")
 
 
 def entry_columns(kind):
@@ -271,21 +273,36 @@ def _prefixes_a_name_may_begin(names):
 BOARD_NAME = "t.name || ' on ' || d.name"
 
 
-def _models_sql(of_boards=""):
-    """Every shown row's model name, once per board and model (model_slug: two papers'
-    models of one name are two entries, each leading to its own page); `of_boards`
-    (SQL, " AND" first) narrows the rows it reads.
+def _models_sql(narrowed=""):
+    """Every model with a shown row, once (model_slug: two papers' models of one name are
+    two models, each an entry leading to its own page); `narrowed` (SQL, " AND" first)
+    narrows the rows it reads, and must keep each model's rows whole or none.
 
-    Made distinct by board id and model before the joins: distinct by the
-    names' text after them took 0.8 s at PwC size, this 0.5.
+    Named as its page names it: the spelling of its first row by board slug, then
+    rank (web.model_data.model_rows). Its context says where it has results: its
+    board's name when it has one, else how many boards (digits, which a board's
+    name, "<task> on <dataset>", never is; the view puts them in words); its
+    weight, the boards, puts the model on most boards first among models of one
+    name. Each model's first row on each board is found from the rows alone,
+    and only the first board's row is joined to read its spelling.
     """
+    rows = Row._meta.db_table
+    board = Leaderboard._meta.db_table
     return (
-        f"SELECT r.model AS name, b.slug AS slug, {BOARD_NAME} AS context, r.model_slug "
-        f"FROM (SELECT DISTINCT leaderboard_id, model, model_slug FROM {Row._meta.db_table} "
-        f"WHERE NOT withheld{of_boards}) r "
-        f"JOIN {Leaderboard._meta.db_table} b ON b.id = r.leaderboard_id "
+        f"SELECT r.model AS name, f.model_slug AS slug, CASE WHEN f.boards = 1 "
+        f"THEN {BOARD_NAME} ELSE CAST(f.boards AS TEXT) END AS context, f.model_slug, "
+        "f.boards AS weight FROM ("
+        "SELECT m.model_slug, m.leaderboard_id, m.rank, "
+        "ROW_NUMBER() OVER (PARTITION BY m.model_slug ORDER BY o.slug) AS place, "
+        "COUNT(*) OVER (PARTITION BY m.model_slug) AS boards "
+        f"FROM (SELECT model_slug, leaderboard_id, MIN(rank) AS rank FROM {rows} "
+        f"WHERE NOT withheld{narrowed} GROUP BY model_slug, leaderboard_id) m "
+        f"JOIN {board} o ON o.id = m.leaderboard_id) f "
+        f"JOIN {rows} r ON r.leaderboard_id = f.leaderboard_id AND r.rank = f.rank "
+        f"JOIN {board} b ON b.id = f.leaderboard_id "
         f"JOIN {Task._meta.db_table} t ON t.id = b.task_id "
-        f"JOIN {Dataset._meta.db_table} d ON d.id = b.dataset_id"
+        f"JOIN {Dataset._meta.db_table} d ON d.id = b.dataset_id "
+        "WHERE f.place = 1"
     )
 
 
@@ -332,8 +349,9 @@ def _author_sql():
     return f"SELECT name, slug, '' AS context FROM {Author._meta.db_table} WHERE name <> ''"
 
 
-def _reindex(kind, slugs, select, params):
-    """Re-index the entries of a kind that lead to these pages, from `select`.
+def _reindex(kind, which, which_params, select, params):
+    """Re-index the entries of a kind whose pages `which` names (SQL, a condition on
+    their `slug`, taking `which_params`), from `select`.
 
     A whole rebuild takes seconds at the archive's size; this touches only the
     pages' own entries. SQLite's FTS5 table takes its content from the entries
@@ -342,11 +360,10 @@ def _reindex(kind, slugs, select, params):
     they are searched until the next load lists them again.
     """
     table = SearchEntry._meta.db_table
-    marks = ", ".join(["%s"] * len(slugs))
-    mine = f"FROM {table} WHERE kind = %s AND slug IN ({marks})"
-    params_mine = [kind, *slugs]
+    mine = f"FROM {table} WHERE kind = %s AND {which}"
+    params_mine = [kind, *which_params]
     sqlite = connection.vendor == "sqlite"
-    entries = SearchEntry.objects.filter(kind=kind, slug__in=slugs)
+    entries = SearchEntry.objects.filter(pk__in=RawSQL(f"SELECT id {mine}", params_mine))
     with transaction.atomic(), connection.cursor() as cursor:
         _one_writer_at_a_time(cursor)
         stale = set(SearchPrefix.objects.filter(entry__in=entries).values_list("prefix", flat=True))
@@ -369,15 +386,39 @@ def _reindex(kind, slugs, select, params):
             )
 
 
-def refresh_models(boards):
-    """Re-index the model names of a few boards, after editors withheld or restored rows."""
-    slugs = [board.slug for board in boards]
-    if not slugs:
+def _models_of(boards, models):
+    """SQL selecting the slugs of the models with a row on these boards (ids) and of
+    `models` (slugs), and its parameters.
+
+    One list for the rows to read and the entries to replace, so a model whose
+    rows are gone is still named: a subquery and a list ORed together made
+    PostgreSQL read every row.
+    """
+    ways, params = [], []
+    if boards:
+        marks = ", ".join(["%s"] * len(boards))
+        ways.append(
+            f"SELECT model_slug FROM {Row._meta.db_table} WHERE leaderboard_id IN ({marks})"
+        )
+        params += boards
+    if models:
+        ways.append("VALUES " + ", ".join(["(%s)"] * len(models)))
+        params += models
+    return " UNION ALL ".join(ways), params
+
+
+def refresh_models(boards, models=()):
+    """Re-index the models with rows on a few boards, after editors withheld, restored or
+    deleted rows there, and `models` (slugs): those whose rows were deleted, which the
+    boards no longer name. A model's one entry is made of its rows on every board, so it
+    is re-indexed whole; one that has no shown row left leaves the search."""
+    ids = sorted({board.pk for board in boards})
+    models = sorted(set(models))
+    if not ids and not models:
         return
-    marks = ", ".join(["%s"] * len(slugs))
-    board = Leaderboard._meta.db_table
-    of_boards = f" AND leaderboard_id IN (SELECT id FROM {board} WHERE slug IN ({marks}))"
-    _reindex(SearchKind.MODEL, slugs, _models_sql(of_boards), slugs)
+    slugs, params = _models_of(ids, models)
+    select = _models_sql(f" AND model_slug IN ({slugs})")
+    _reindex(SearchKind.MODEL, f"slug IN ({slugs})", params, select, params)
 
 
 # The kinds refresh_pages() re-indexes, each by what it selects of a few slugs.
@@ -395,7 +436,7 @@ def refresh_pages(kind, slugs):
     if not slugs:
         return
     marks = ", ".join(["%s"] * len(slugs))
-    _reindex(kind, slugs, _PAGE_SQL[kind](f" AND m.slug IN ({marks})"), slugs)
+    _reindex(kind, f"slug IN ({marks})", slugs, _PAGE_SQL[kind](f" AND m.slug IN ({marks})"), slugs)
 
 
 def _task_sql():

@@ -3,57 +3,26 @@ how the verification counters moved between two stored snapshots.
 
 Loads record their own changes (ingest/history.py). Verification snapshots
 were all kept from the start, with each row's rank, model and counters
-copied, so the counters' changes are computed here from any two of them,
-for loads before the record began too.
+copied, so the counters' changes are computed from any two of them, for
+loads before the record began too: by the database, which returns only the
+rows whose counters changed (the first COUNTERS_LISTED of each) and the counts.
 """
 
-from collections import Counter
 from dataclasses import dataclass
 
 from django.core.paginator import InvalidPage, Paginator
+from django.db import connection
 from django.http import Http404
 
 from leaderboards.models import BoardChange, DataLoad, RowVerification, SyntologySnapshot
 
 CHANGES_PER_PAGE = 20
-# Each snapshot read brings its rows' counters: kept fewer a page.
 SNAPSHOTS_PER_PAGE = 10
 COUNTERS = ("n_ran", "n_unverified", "n_pointer_only_licence")
-
-
-def counter_changes(older, newer):
-    """The rows whose counters differ between two snapshots, in the newer one's rank order.
-
-    Each side is a list of (rank, model, n_ran, n_unverified,
-    n_pointer_only_licence) in rank order. A row is the same row by its model
-    and its place among rows of that model (ranks move between reads); a row
-    one side lacks has None there.
-    """
-
-    def by_model(rows):
-        seen: Counter[str] = Counter()
-        keyed = {}
-        for rank, model, *counters in rows:
-            seen[model] += 1
-            keyed[(model, seen[model])] = (rank, model, dict(zip(COUNTERS, counters, strict=True)))
-        return keyed
-
-    before, after = by_model(older), by_model(newer)
-    found = []
-    for key in [*after, *(key for key in before if key not in after)]:
-        old, new = before.get(key), after.get(key)
-        if old is not None and new is not None and old[2] == new[2]:
-            continue
-        rank, model = (new or old)[:2]
-        found.append(
-            {
-                "rank": rank if new is not None else None,
-                "model": model,
-                "old": old[2] if old is not None else None,
-                "new": new[2] if new is not None else None,
-            }
-        )
-    return found
+# Rows listed of each snapshot's changes, as many as a load's record keeps of
+# each of its lists: a re-verification of a 100,000-row board may change them
+# all, and the count of them stays whole.
+COUNTERS_LISTED = 200
 
 
 @dataclass(slots=True)
@@ -64,7 +33,8 @@ class SnapshotStep:
     read_at_text: str
     previous_text: str | None
     verified_rows: int
-    changes: list
+    changes: list  # the first COUNTERS_LISTED of the rows whose counters changed
+    changed_rows: int  # how many rows' counters changed
 
 
 def _page(queryset, number, per_page):
@@ -86,7 +56,8 @@ def snapshot_steps(board, number):
     """(page, steps): the page `number` of the board's snapshots, newest first, each
     with what changed since the read before it.
 
-    One query for the page's snapshots and the one just older, one for their rows.
+    One query for the page's snapshots and the one just older, one for their
+    counters (counter_changes()).
     """
     snapshots = SyntologySnapshot.objects.filter(leaderboard=board).order_by("-read_at")
     page = _page(snapshots.values_list("pk", flat=True), number, SNAPSHOTS_PER_PAGE)
@@ -96,26 +67,110 @@ def snapshot_steps(board, number):
             start : start + SNAPSHOTS_PER_PAGE + 1
         ]
     )
-    rows = {pk: [] for pk, _, _ in read}
-    for snapshot, *row in (
-        RowVerification.objects.filter(snapshot__in=rows)
-        .order_by("snapshot_id", "rank")
-        .values_list("snapshot_id", "rank", "model", *COUNTERS)
-    ):
-        rows[snapshot].append(row)
+    shown = read[:SNAPSHOTS_PER_PAGE]
+    # Each shown snapshot with the one read before it; a board's first has none.
+    pairs = [(newer[0], older[0]) for newer, older in zip(shown, read[1:], strict=False)]
+    verified, changed = counter_changes([pk for pk, _, _ in shown], pairs)
     steps = []
-    for index, (pk, read_at, text) in enumerate(read[:SNAPSHOTS_PER_PAGE]):
+    for index, (pk, read_at, text) in enumerate(shown):
         older = read[index + 1] if index + 1 < len(read) else None
+        total, changes = changed.get(pk, (0, []))
         steps.append(
             SnapshotStep(
                 read_at=read_at,
                 read_at_text=text,
                 previous_text=older[2] if older else None,
-                verified_rows=len(rows[pk]),
-                changes=counter_changes(rows[older[0]], rows[pk]) if older else [],
+                verified_rows=verified.get(pk, 0),
+                changes=changes,
+                changed_rows=total,
             )
         )
     return page, steps
+
+
+def counter_changes(snapshots, pairs, listed=COUNTERS_LISTED):
+    """({snapshot: rows verified} of `snapshots`, {newer: (rows changed, [the first
+    `listed`])} of `pairs`, each (newer snapshot, older snapshot)), in one query.
+
+    A row is the same row in both snapshots by its model and its place among
+    rows of that model (ranks move between reads); a row one side lacks has
+    None there. A change is {"rank" (None for a row the newer lacks), "model",
+    "old", "new"}, each side {counter: value} or None: the newer snapshot's rows
+    in its rank order, then those only the older has, in its order. Compared
+    and counted by the database, so what is read here is bounded by `listed`,
+    whatever the board's rows.
+    """
+    if not snapshots:
+        return {}, {}
+    table = RowVerification._meta.db_table
+    marks = ", ".join(["%s"] * len(snapshots))
+    # Each snapshot's rows counted, as a row of its own: no place in a list.
+    nothing = ", NULL" * (2 + 2 * len(COUNTERS))
+    sql = (
+        f"SELECT snapshot_id, NULL AS listed, COUNT(*) AS total{nothing} "
+        f"FROM {table} WHERE snapshot_id IN ({marks}) GROUP BY snapshot_id"
+    )
+    params = list(snapshots)
+    if pairs:
+        changes, changes_params = _changes_sql(pairs)
+        sql = f"{changes} UNION ALL {sql}"
+        params = [*changes_params, listed, *params]
+    verified, changed = {}, {}
+    with connection.cursor() as cursor:
+        cursor.execute(f"{sql} ORDER BY 1, 2", params)
+        for snapshot, place, total, rank, model, *counters in cursor.fetchall():
+            if place is None:
+                verified[snapshot] = total
+                continue
+            old, new = counters[: len(COUNTERS)], counters[len(COUNTERS) :]
+            changed.setdefault(snapshot, (total, []))[1].append(
+                {"rank": rank, "model": model, "old": _counters(old), "new": _counters(new)}
+            )
+    return verified, changed
+
+
+def _counters(values):
+    """A side of a change: {counter: value}, or None where the row was not verified
+    (the counters are never null otherwise)."""
+    return None if values[0] is None else dict(zip(COUNTERS, values, strict=True))
+
+
+def _changes_sql(pairs):
+    """SQL, and its parameters but the last (how many to list of each), giving the
+    rows whose counters differ between each pair's snapshots as counter_changes()
+    reads them: (newer, place in its list, how many changed, rank, model, the
+    older counters, the newer)."""
+    table = RowVerification._meta.db_table
+    snapshots = sorted({pk for pair in pairs for pk in pair})
+    marks = ", ".join(["%s"] * len(snapshots))
+    old = ", ".join(f"b.{name} AS old_{name}" for name in COUNTERS)
+    new = ", ".join(f"a.{name} AS new_{name}" for name in COUNTERS)
+    gone = ", ".join(f"NULL AS new_{name}" for name in COUNTERS)
+    differ = " OR ".join(f"a.{name} <> b.{name}" for name in COUNTERS)
+    columns = ", ".join(
+        [*(f"old_{name}" for name in COUNTERS), *(f"new_{name}" for name in COUNTERS)]
+    )
+    sql = (
+        # A row's identity in its snapshot: its model, numbered among that model's rows.
+        f"WITH v AS (SELECT snapshot_id, rank, model, {', '.join(COUNTERS)}, "
+        "ROW_NUMBER() OVER (PARTITION BY snapshot_id, model ORDER BY rank) AS n "
+        f"FROM {table} WHERE snapshot_id IN ({marks})), "
+        f"pairs (newer, older) AS (VALUES {', '.join(['(%s, %s)'] * len(pairs))}), "
+        # The newer snapshot's rows that are new or changed, then the older's gone.
+        f"changed AS (SELECT p.newer, 0 AS side, a.rank AS place, a.rank, a.model, {old}, {new} "
+        "FROM pairs p JOIN v a ON a.snapshot_id = p.newer "
+        "LEFT JOIN v b ON b.snapshot_id = p.older AND b.model = a.model AND b.n = a.n "
+        f"WHERE b.rank IS NULL OR {differ} "
+        f"UNION ALL SELECT p.newer, 1, b.rank, NULL, b.model, {old}, {gone} "
+        "FROM pairs p JOIN v b ON b.snapshot_id = p.older "
+        "LEFT JOIN v a ON a.snapshot_id = p.newer AND a.model = b.model AND a.n = b.n "
+        "WHERE a.rank IS NULL) "
+        f"SELECT newer, listed, total, rank, model, {columns} FROM ("
+        "SELECT c.*, COUNT(*) OVER (PARTITION BY newer) AS total, "
+        "ROW_NUMBER() OVER (PARTITION BY newer ORDER BY side, place) AS listed "
+        "FROM changed c) x WHERE listed <= %s"
+    )
+    return sql, [*snapshots, *(pk for pair in pairs for pk in pair)]
 
 
 def recorded_since():
@@ -145,5 +200,6 @@ def step_json(step):
         "read_at": step.read_at_text,
         "previous_read_at": step.previous_text,
         "verified_rows": step.verified_rows,
+        "rows_changed": step.changed_rows,
         "counters_changed": step.changes,
     }

@@ -43,10 +43,6 @@ def found_models(query):
     return [entry.name for entry in search.search(query).get("model", (0, []))[1]]
 
 
-def board_slugs_of(model):
-    return set(SearchEntry.objects.filter(kind="model", name=model).values_list("slug", flat=True))
-
-
 def reload(folder, index, page):
     (folder / f"board-{index}.json").write_text(json.dumps(page))
     return Loader().load([folder])
@@ -91,8 +87,9 @@ def test_a_renamed_model_rebuilds_the_search_index(site, whole_site_work):
     assert whole_site_work == ["refresh_index"]
     assert upkeep_state()["right"]
     assert found_models("named once") == ["A Model Named Once"]
-    # The other boards' rows keep the old name; this board's is gone.
-    assert pages[2]["url"].removeprefix("/sota/") not in board_slugs_of(old_name)
+    # The other boards' rows keep the old name: its one entry counts them.
+    (entry,) = SearchEntry.objects.filter(kind="model", name=old_name)
+    assert entry.context == str(BOARDS - 1)
 
 
 def test_a_paper_the_board_drops_loses_its_code_flag_when_no_other_board_names_it(site, seed_page):
@@ -114,3 +111,12 @@ def test_a_load_past_the_scoped_size_does_the_whole_sites_work(site, monkeypatch
     reload(folder, 3, later(pages[3], 1))
     assert sorted(whole_site_work) == ["refresh_counts", "refresh_index", "refresh_statistics"]
     assert upkeep_state()["right"] and not UpkeepPending.objects.exists()
+
+
+def test_a_marker_written_before_scopes_named_models_owes_the_whole_sites_work():
+    """Its boards' models before the load are unknown: a model they no longer name
+    would keep its entry."""
+    written = scope.Scope(boards={1}, models={"a-model-0123456789ab"}).as_json()
+    assert scope.owed([written]) == scope.Scope(boards={1}, models={"a-model-0123456789ab"})
+    del written["models"]
+    assert scope.owed([written]) is None

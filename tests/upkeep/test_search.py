@@ -106,20 +106,25 @@ def test_model_results_link_to_the_models_page(seeded):
 
 
 def test_an_entry_indexed_before_models_had_pages_leads_to_its_board_filtered(seeded):
-    SearchEntry.objects.filter(kind="model").update(model_slug="")
+    # Then a model's entries were one per board, by the board's slug.
+    SearchEntry.objects.filter(kind="model").update(model_slug="", slug=SEED_SLUG)
     entry = search.search("NPOS")["model"][1][0]
     board = reverse("leaderboards:leaderboard", args=[SEED_SLUG])
     assert entry.get_absolute_url() == f"{board}?model=NPOS#results"
 
 
-def test_a_load_re_indexes_model_entries_that_lead_nowhere_new(seeded):
-    """The entries a migration left without a model page differ from a rebuild's."""
+def test_a_load_re_indexes_model_entries_of_an_older_shape(seeded):
+    """The entries a migration left without a model page, and those of a model on
+    each of its boards, differ from a rebuild's."""
     from leaderboards.search.changes import differs
     from leaderboards.upkeep.scope import Scope
 
-    scope = Scope(boards={seeded.pk})
+    scope = Scope(boards={seeded.pk}, models=set(seeded.rows.values_list("model_slug", flat=True)))
     assert not differs(scope)
     SearchEntry.objects.filter(kind="model").update(model_slug="")
+    assert differs(scope)
+    search.refresh_index()
+    SearchEntry.objects.filter(kind="model").update(slug=SEED_SLUG)
     assert differs(scope)
 
 

@@ -1,5 +1,6 @@
 """A board's history: /sota/<slug>/history, its .json, and the Atom feeds of data changes."""
 
+import re
 import xml.etree.ElementTree as ET
 from datetime import timedelta
 
@@ -13,7 +14,7 @@ from leaderboards.models import (
     RowVerification,
     SyntologySnapshot,
 )
-from leaderboards.web.history import CHANGES_PER_PAGE, counter_changes
+from leaderboards.web.history import CHANGES_PER_PAGE, COUNTERS_LISTED, counter_changes
 from tests.helpers import NEW_MODEL_2026, SEED_FILE, SEED_SLUG, a_reloaded_seed, html
 
 pytestmark = pytest.mark.django_db
@@ -113,13 +114,42 @@ def test_verification_counters_changed_between_snapshots_are_shown(client, reloa
     assert f"{old[0]} → {old[0] + 3}" in text
 
 
-def test_counter_changes_match_rows_by_model_whatever_their_rank():
-    older = [(1, "A", 1, 0, 0), (2, "B", 2, 1, 0), (3, "C", 0, 1, 0)]
-    newer = [(1, "B", 2, 1, 0), (2, "A", 2, 0, 0), (3, "D", 1, 1, 0)]
-    changes = counter_changes(older, newer)
+def snapshot_of(board, day, rows):
+    """A snapshot of the board read on `day` days after the seed's, its rows
+    (rank, model, n_ran, n_unverified, n_pointer_only_licence)."""
+    first = board.snapshots.order_by("read_at")[0].read_at
+    snapshot = SyntologySnapshot.objects.create(
+        leaderboard=board,
+        read_at=first + timedelta(days=day),
+        read_at_text=(first + timedelta(days=day)).isoformat(),
+    )
+    RowVerification.objects.bulk_create(
+        RowVerification(snapshot=snapshot, rank=rank, model=model, n_ran=ran,
+                        n_unverified=unverified, n_pointer_only_licence=pointer)
+        for rank, model, ran, unverified, pointer in rows
+    )  # fmt: skip
+    return snapshot.pk
+
+
+def test_counter_changes_match_rows_by_model_whatever_their_rank(seeded):
+    older = snapshot_of(seeded, 1, [(1, "A", 1, 0, 0), (2, "B", 2, 1, 0), (3, "C", 0, 1, 0)])
+    newer = snapshot_of(seeded, 2, [(1, "B", 2, 1, 0), (2, "A", 2, 0, 0), (3, "D", 1, 1, 0)])
+    verified, changed = counter_changes([newer], [(newer, older)])
+    total, changes = changed[newer]
+    assert verified == {newer: 3} and total == 3
     assert [(c["model"], c["rank"]) for c in changes] == [("A", 2), ("D", 3), ("C", None)]
     assert changes[0]["old"]["n_ran"] == 1 and changes[0]["new"]["n_ran"] == 2
     assert changes[1]["old"] is None and changes[2]["new"] is None
+
+
+def test_rows_of_one_model_are_matched_in_their_order(seeded):
+    older = snapshot_of(seeded, 1, [(1, "A", 1, 0, 0), (2, "A", 2, 0, 0), (3, "A", 3, 0, 0)])
+    newer = snapshot_of(seeded, 2, [(1, "A", 1, 0, 0), (2, "A", 2, 0, 0), (3, "A", 4, 0, 0)])
+    _, changed = counter_changes([newer], [(newer, older)])
+    ((total, changes),) = changed.values()
+    assert total == 1 and [(c["rank"], c["old"]["n_ran"], c["new"]["n_ran"]) for c in changes] == [
+        (3, 3, 4)
+    ]
 
 
 def test_the_board_feed_is_atom_with_each_load(client, reloaded):
@@ -209,6 +239,40 @@ def test_snapshot_pages_cost_the_same_however_many_snapshots(
     with django_assert_num_queries(7):
         text = html(client, f"{HISTORY}?snapshots=3")
     assert "the first snapshot kept" in text and 'rel="prev"' in text
+
+
+def test_snapshots_cost_the_same_however_many_rows_they_verify(
+    client, seeded, django_assert_num_queries
+):
+    """Compared and counted by the database: the page reads the rows that changed,
+    the first COUNTERS_LISTED of each snapshot's, and says how many there were."""
+    with django_assert_num_queries(7):
+        assert client.get(HISTORY_JSON).status_code == 200
+    many = COUNTERS_LISTED + 50
+    for day in (1, 2, 3):
+        snapshot_of(
+            seeded, day, [(rank, f"Model {rank}", day, 0, 0) for rank in range(1, many + 1)]
+        )
+    with django_assert_num_queries(7):
+        newest, older, *_ = client.get(HISTORY_JSON).json()["snapshots"]["items"]
+    assert (newest["verified_rows"], newest["rows_changed"]) == (many, many)
+    listed = newest["counters_changed"]
+    assert [row["rank"] for row in listed] == list(range(1, COUNTERS_LISTED + 1))
+    assert listed[0] == {
+        "rank": 1,
+        "model": "Model 1",
+        "old": {"n_ran": 2, "n_unverified": 0, "n_pointer_only_licence": 0},
+        "new": {"n_ran": 3, "n_unverified": 0, "n_pointer_only_licence": 0},
+    }
+    # Against the seed's snapshot: every row new, then the seed's rows gone.
+    oldest = client.get(HISTORY_JSON).json()["snapshots"]["items"][2]
+    seed_rows = seeded.snapshots.order_by("read_at")[0].verifications.count()
+    assert oldest["rows_changed"] == many + seed_rows
+    with django_assert_num_queries(7):
+        text = html(client, HISTORY)
+    assert f"Rows whose counters changed: the first {COUNTERS_LISTED} of {many}" in text
+    tables = re.findall(r'<table class="record history-counters">(.*?)</table>', text, re.S)
+    assert [table.count("<tr>") - 1 for table in tables] == [COUNTERS_LISTED] * 3  # the heads
 
 
 def test_query_counts_are_pinned_and_do_not_grow_with_history(

@@ -246,31 +246,36 @@ def test_entries_are_numbered_in_the_search_order_of_their_kind(react_boards):
 
 @pytest.mark.parametrize("per_kind", [1, 3])
 def test_models_re_indexed_out_of_order_are_still_suggested_in_order(
-    react_boards, editor, monkeypatch, per_kind
+    react_boards, load, seed_page, write_page, editor, monkeypatch, per_kind
 ):
     """An editor's withhold and restore number a board's models after every other
     entry; the lists are bypassed so the numbered order alone answers."""
     from leaderboards import decisions
 
-    board = Leaderboard.objects.get(slug=SEED_SLUG)
-    row = board.rows.get(model="NPOS")
-    ref = [decisions.row_ref(board.pk, row.key, row.model)]
+    # A second model named NPOS, another paper's, on a board of its own.
+    page = board(seed_page, 4, task="Outlier Synthesis")
+    page["rows"][20]["model"] = "NPOS"
+    ok, _, err = load(write_page(page))
+    assert ok, err
+    board_ = Leaderboard.objects.get(slug=SEED_SLUG)
+    row = board_.rows.get(model="NPOS")
+    ref = [decisions.row_ref(board_.pk, row.key, row.model)]
     decisions.withhold(ref, "Spam", editor)
     decisions.restore(ref, editor)
-    restored = SearchEntry.objects.get(kind="model", name="NPOS", slug=SEED_SLUG)
+    restored = SearchEntry.objects.get(kind="model", model_slug=row.model_slug)
     assert restored.pk >= index.UNORDERED
     monkeypatch.setattr(search_query, "_listed", lambda *args: None)
     for query in [*QUERIES, "n", "np", "NPOS"]:
         shown = first_of_each_kind(sorted_search(query, per_kind=per_kind), per_kind)
         assert first_of_each_kind(search.suggest(query, per_kind), per_kind) == shown, query
-    # Every board's NPOS, the restored one last (ties go by id), as search() has them.
+    # Both NPOS, the restored one last (ties go by id), as search() has them.
     everyone = search.suggest("np", 8)["model"]
     assert [e.pk for e in everyone] == [e.pk for e in sorted_search("np", per_kind=8)["model"][1]]
-    assert everyone[-1] == restored and len(everyone) == 4
+    assert everyone[-1] == restored and len(everyone) == 2
     # And the search page, totals too: the restored name is counted once, with its kind.
     for query in ["n", "np", "NPOS", "ood"]:
         assert answer(search.search(query, per_kind)) == answer(sorted_search(query, per_kind))
-    assert search.search("np", 8)["model"][0] == 4
+    assert search.search("np", 8)["model"][0] == 2
 
 
 @pytest.mark.parametrize("per_kind", [1, 2])

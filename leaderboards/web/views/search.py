@@ -30,12 +30,17 @@ def _page_number(text):
     return int(text) if text.isdigit() and len(text) < 4 and int(text) >= 1 else 1
 
 
-def with_rows(entries):
+def with_counts(entries):
     """Each leaderboard entry with `rows`, its board's row count (the entry's
-    context): look-alike boards (the same task and dataset names) told apart."""
+    context): look-alike boards (the same task and dataset names) told apart.
+    Each model entry with `boards`, its number of boards when it has several
+    (its context; with one, the context is that board's name)."""
     for entry in entries:
+        count = int(entry.context) if entry.context.isdigit() else None
         if entry.kind == SearchKind.LEADERBOARD:
-            entry.rows = int(entry.context) if entry.context.isdigit() else None
+            entry.rows = count
+        elif entry.kind == SearchKind.MODEL:
+            entry.boards = count
     return entries
 
 
@@ -46,7 +51,7 @@ def search_page(request):
         return _one_kind(request, query, SearchKind(kind))
     found = search(query, per_kind=PER_KIND)
     groups = [
-        (SearchKind(kind), SearchKind(kind).label, total, with_rows(entries), False)
+        (SearchKind(kind), SearchKind(kind).label, total, with_counts(entries), False)
         for kind, (total, entries) in found.items()
     ]
     total, more, entries = search_abstracts(query, per_kind=PER_KIND)
@@ -66,7 +71,7 @@ def _one_kind(request, query, kind):
     page = min(_page_number(request.GET.get("page", "")), MAX_PAGES)
     found = search(query, per_kind=page * PER_PAGE, kinds=[kind])
     total, entries = found.get(kind, (0, []))
-    shown = with_rows(entries[(page - 1) * PER_PAGE : page * PER_PAGE])
+    shown = with_counts(entries[(page - 1) * PER_PAGE : page * PER_PAGE])
     last = min(-(-total // PER_PAGE), MAX_PAGES)
     return render(
         request,
@@ -101,14 +106,17 @@ def search_suggest(request):
         {
             "name": entry.name,
             "kind": ONE_OF_KIND[entry.kind],
-            "context": _rows_words(entry) or entry.context,
+            "context": _counted(entry) or entry.context,
             "url": entry.get_absolute_url(),
         }
-        for entry in with_rows(entries)
+        for entry in with_counts(entries)
     ]
     return JsonResponse({"query": query, "suggestions": suggestions})
 
 
-def _rows_words(entry):
-    rows = getattr(entry, "rows", None)
-    return counted(rows, "result", "results") if rows is not None else ""
+def _counted(entry):
+    """What with_counts() read from an entry's context, in words; "" for none."""
+    rows, boards = getattr(entry, "rows", None), getattr(entry, "boards", None)
+    if rows is not None:
+        return counted(rows, "result", "results")
+    return counted(boards, "leaderboard", "leaderboards") if boards is not None else ""
