@@ -11,6 +11,7 @@ beside the database (its write lock lasts one transaction, a load many).
 import contextlib
 import fcntl
 import hashlib
+import os
 import tempfile
 from pathlib import Path
 
@@ -63,7 +64,9 @@ def lock_path():
     """The file whose lock stands for the SQLite database's load lock."""
     name = str(connection.settings_dict["NAME"])
     if connection.is_in_memory_db() or not name:
-        digest = hashlib.sha256(name.encode()).hexdigest()[:16]
+        # An in-memory database is its process's own: two test runs on one machine
+        # named the same file, and one's load waited for the other's.
+        digest = hashlib.sha256(f"{name}:{os.getpid()}".encode()).hexdigest()[:16]
         return Path(tempfile.gettempdir()) / f"sotasite-{digest}.load-lock"
     return Path(f"{name}.load-lock")
 

@@ -82,3 +82,17 @@ def test_two_loads_at_once_both_finish_and_fail_nothing(site, tmp_path, seed_pag
         assert code == 0, err
         assert "Traceback" not in err
         assert "40 created" in out and "0 failed" in out
+
+
+def test_an_in_memory_database_locks_for_its_own_process_only(db, monkeypatch):
+    # The test suite's SQLite database lives in its process's memory: another test run
+    # on the same machine has its own, and its loads must not wait for this one's.
+    from django.db import connection
+
+    from leaderboards.ingest import lock
+
+    if not connection.is_in_memory_db():
+        pytest.skip("the test database is a server's or a file's, shared by name")
+    here = lock.lock_path()
+    monkeypatch.setattr(lock.os, "getpid", lambda: lock.os.getppid())
+    assert lock.lock_path() != here
