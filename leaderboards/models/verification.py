@@ -25,12 +25,13 @@ class SnapshotQuerySet(models.QuerySet):
 
 def forget_comparison(collector, field, sub_objs, using):
     """on_delete of compared_with: the snapshot a comparison was with is gone, so the
-    comparison is no longer the page's; computed again when next shown."""
+    comparison is no longer the page's; computed again when next shown.
+
+    Given the snapshots read (not lazy, unlike SET_NULL's): both updates then go by
+    their ids, not by a filter on compared_with that the first would empty.
+    """
     collector.add_field_update(field, None, sub_objs)
     collector.add_field_update(field.model._meta.get_field("changed_rows"), None, sub_objs)
-
-
-forget_comparison.lazy_sub_objs = True
 
 
 class SyntologySnapshot(models.Model):
