@@ -25,6 +25,7 @@ from leaderboards.models import (
 from leaderboards.upkeep.bulk import insert as _insert
 from leaderboards.upkeep.bulk import prepared as _prepared
 from leaderboards.upkeep.bulk import reserve_ids
+from leaderboards.upkeep.snapshot_changes import store_comparisons
 
 
 def create_boards(items, catalogue):
@@ -81,7 +82,8 @@ def insert_values(items):
 
 
 def insert_verifications(items):
-    """A snapshot of each page a verification has read, and its rows' verifications.
+    """A snapshot of each page a verification has read, and its rows' verifications,
+    each snapshot with its comparison with the board's one read before (the history's).
 
     A page no verification has read has no snapshot; an older one stays history.
     """
@@ -106,6 +108,9 @@ def insert_verifications(items):
             for verification in _verifications(snapshot, item)
         ],
     )
+    # Never older than the board's stored snapshots (the writer refuses an older
+    # page), so none stored has its comparison changed by these.
+    store_comparisons([snapshot.pk for snapshot in snapshots])
 
 
 def _board_fields(item, catalogue):

@@ -23,6 +23,17 @@ class SnapshotQuerySet(models.QuerySet):
         return self.filter(leaderboard=leaderboard, read_at=leaderboard.read_at).first()
 
 
+def forget_comparison(collector, field, sub_objs, using):
+    """on_delete of compared_with: the snapshot a comparison was with is gone, so the
+    comparison is no longer the page's; computed again when next shown.
+
+    Given the snapshots read (not lazy, unlike SET_NULL's): both updates then go by
+    their ids, not by a filter on compared_with that the first would empty.
+    """
+    collector.add_field_update(field, None, sub_objs)
+    collector.add_field_update(field.model._meta.get_field("changed_rows"), None, sub_objs)
+
+
 class SyntologySnapshot(models.Model):
     """One read of Syntology for a page: its claim, row counters and since-archive block."""
 
@@ -38,6 +49,16 @@ class SyntologySnapshot(models.Model):
     extra = OrderedJSONField(default=dict, blank=True)
     source_sha256 = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
+    # Its comparison with the board's snapshot read just before it, stored by the
+    # load (upkeep/snapshot_changes.py): that snapshot (None for a board's first),
+    # the rows verified, how many rows' counters changed (None: not computed),
+    # the first of them as the history lists them.
+    compared_with = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=forget_comparison, related_name="+"
+    )
+    verified_rows = models.PositiveIntegerField(null=True, blank=True)
+    changed_rows = models.PositiveIntegerField(null=True, blank=True)
+    changes = OrderedJSONField(default=list, blank=True)
 
     objects = SnapshotQuerySet.as_manager()
 

@@ -14,7 +14,8 @@ from leaderboards.models import (
     RowVerification,
     SyntologySnapshot,
 )
-from leaderboards.web.history import CHANGES_PER_PAGE, COUNTERS_LISTED, counter_changes
+from leaderboards.upkeep.snapshot_changes import COUNTERS_LISTED, counter_changes
+from leaderboards.web.history import CHANGES_PER_PAGE
 from tests.helpers import NEW_MODEL_2026, SEED_FILE, SEED_SLUG, a_reloaded_seed, html
 
 pytestmark = pytest.mark.django_db
@@ -244,9 +245,10 @@ def test_snapshot_pages_cost_the_same_however_many_snapshots(
 def test_snapshots_cost_the_same_however_many_rows_they_verify(
     client, seeded, django_assert_num_queries
 ):
-    """Compared and counted by the database: the page reads the rows that changed,
-    the first COUNTERS_LISTED of each snapshot's, and says how many there were."""
-    with django_assert_num_queries(7):
+    """Compared and counted by the database where not stored (snapshots made here,
+    not by a load): the page reads the rows that changed, the first COUNTERS_LISTED
+    of each snapshot's, and says how many there were."""
+    with django_assert_num_queries(6):
         assert client.get(HISTORY_JSON).status_code == 200
     many = COUNTERS_LISTED + 50
     for day in (1, 2, 3):
@@ -278,19 +280,19 @@ def test_snapshots_cost_the_same_however_many_rows_they_verify(
 def test_query_counts_are_pinned_and_do_not_grow_with_history(
     client, seeded, django_assert_num_queries
 ):
-    # The board, the loads' count and page, the snapshots' count and page, their
-    # rows, when recording began.
-    with django_assert_num_queries(7):
+    # The board, the loads' count and page, the snapshots' count and page with
+    # their stored comparisons, when recording began.
+    with django_assert_num_queries(6):
         assert client.get(HISTORY).status_code == 200
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(6):
         assert client.get(HISTORY_JSON).status_code == 200
     with django_assert_num_queries(2):
         assert client.get(HISTORY_FEED).status_code == 200
     _many_loads(seeded, CHANGES_PER_PAGE * 5)
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(6):
         text = html(client, f"{HISTORY}?page=3")
     assert text.count('class="history-load"') == CHANGES_PER_PAGE
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(6):
         assert len(client.get(f"{HISTORY_JSON}?page=6").json()["loads"]["items"]) == 1
     with django_assert_num_queries(2):
         assert client.get(HISTORY_FEED).status_code == 200
