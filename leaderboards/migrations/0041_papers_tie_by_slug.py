@@ -24,14 +24,14 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='paper',
-            index=models.Index(models.OrderBy(models.ExpressionWrapper(models.Q(('date', None)), output_field=models.BooleanField())), models.OrderBy(models.F('date'), descending=True), models.OrderBy(models.F('slug')), condition=models.Q(('verified', True)), name='paper_verified_idx'),
+            index=models.Index(models.OrderBy(models.ExpressionWrapper(models.Q(('date', None)), output_field=models.BooleanField())), models.OrderBy(models.F('date'), descending=True), models.OrderBy(models.F('slug')), models.F('id'), condition=models.Q(('verified', True)), name='paper_verified_idx'),
         ),
         migrations.AddIndex(
             model_name='paper',
-            index=models.Index(models.OrderBy(models.ExpressionWrapper(models.Q(('date', None)), output_field=models.BooleanField())), models.OrderBy(models.F('date'), descending=True), models.OrderBy(models.F('slug')), models.F('title'), models.F('withheld'), condition=models.Q(('withheld', False)), name='paper_shown_newest_idx'),
+            index=models.Index(models.OrderBy(models.ExpressionWrapper(models.Q(('date', None)), output_field=models.BooleanField())), models.OrderBy(models.F('date'), descending=True), models.OrderBy(models.F('slug')), models.F('id'), models.F('title'), models.F('withheld'), condition=models.Q(('withheld', False)), name='paper_shown_newest_idx'),
         ),
         migrations.AddIndex(
             model_name='paper',
-            index=models.Index(models.F('proceeding'), models.OrderBy(models.ExpressionWrapper(models.Q(('date', None)), output_field=models.BooleanField())), models.OrderBy(models.F('date'), descending=True), models.OrderBy(models.F('slug')), models.F('withheld'), condition=models.Q(('withheld', False)), name='paper_proceeding_newest_idx'),
+            index=models.Index(models.F('proceeding'), models.OrderBy(models.ExpressionWrapper(models.Q(('date', None)), output_field=models.BooleanField())), models.OrderBy(models.F('date'), descending=True), models.OrderBy(models.F('slug')), models.F('id'), models.F('withheld'), condition=models.Q(('withheld', False)), name='paper_proceeding_newest_idx'),
         ),
     ]

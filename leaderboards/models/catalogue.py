@@ -257,7 +257,9 @@ class Paper(models.Model):
             # order: the few such papers. An index of the flag alone told
             # SQLite that half the papers have either value, so it read all
             # 593,000 to count them (270 ms at PwC size).
-            models.Index(*NEWEST_FIRST, condition=Q(verified=True), name="paper_verified_idx"),
+            models.Index(
+                *NEWEST_FIRST, models.F("id"), condition=Q(verified=True), name="paper_verified_idx"
+            ),
             # The list's order, newest first (NEWEST_FIRST), read in either direction
             # (pages past the middle are read backwards), of the papers every list shows
             # (none withheld), with their titles: a filter probed in that order (a
@@ -268,6 +270,9 @@ class Paper(models.Model):
             # from this index), 110 on SQLite (8).
             models.Index(
                 *NEWEST_FIRST,
+                # The id too, as the lists read ids: PostgreSQL's index holds no row id,
+                # and without it read each paper's row (AAAI's page 20: 200 ms, not 10).
+                models.F("id"),
                 models.F("title"),
                 # Its condition again: SQLite reads a bound `withheld = ?` from the
                 # table, each wide row, unless the index holds it.
@@ -281,6 +286,7 @@ class Paper(models.Model):
             models.Index(
                 models.F("proceeding"),
                 *NEWEST_FIRST,
+                models.F("id"),
                 models.F("withheld"),
                 condition=Q(withheld=False),
                 name="paper_proceeding_newest_idx",
