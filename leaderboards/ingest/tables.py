@@ -23,8 +23,8 @@ from leaderboards.models import (
     page_version_now,
 )
 from leaderboards.upkeep.bulk import insert as _insert
-from leaderboards.upkeep.bulk import prepared as _prepared
 from leaderboards.upkeep.bulk import reserve_ids
+from leaderboards.upkeep.bulk import update as _update_rows
 from leaderboards.upkeep.snapshot_changes import store_comparisons
 
 
@@ -316,20 +316,8 @@ def create(model, objects, ids=True):
 
 
 def _update(model, names, objects):
-    """UPDATE the named fields of model instances by primary key, with executemany.
-
-    One plain statement per object sent together: bulk_update's CASE
-    expression over a chunk took seconds on SQLite.
-    """
-    if not objects:
-        return
+    """UPDATE the named fields of model instances by primary key (bulk.update)."""
     fields = [model._meta.get_field(name) for name in names]
-    quote = connection.ops.quote_name
-    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
-    sql = f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE id = %s"
-    values = [[getattr(obj, field.attname) for field in fields] for obj in objects]
-    prepared = [
-        [*item, obj.pk] for item, obj in zip(_prepared(fields, values), objects, strict=True)
-    ]
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, prepared)
+    _update_rows(
+        model, names, [(obj.pk, *(getattr(obj, f.attname) for f in fields)) for obj in objects]
+    )

@@ -13,10 +13,10 @@ shows a stale comparison.
 
 from django.db import connection
 from django.db.models import OuterRef, Q, Subquery
-from django.db.models.signals import post_save
+from django.db.models.signals import post_delete, post_save
 
 from leaderboards.models import RowVerification, SyntologySnapshot
-from leaderboards.upkeep.bulk import prepared
+from leaderboards.upkeep.bulk import update
 
 COUNTERS = ("n_ran", "n_unverified", "n_pointer_only_licence")
 # Rows listed of each snapshot's changes, as many as a load's record keeps of
@@ -42,12 +42,14 @@ def store_comparisons(snapshots):
         )
         pairs = [(pk, before) for pk, before in older.items() if before is not None]
         verified, changed = counter_changes(batch, pairs)
-        _update(
+        update(
+            SyntologySnapshot,
+            STORED,
             [
-                (older[pk], verified.get(pk, 0), *changed.get(pk, (0, [])), pk)
+                (pk, older[pk], verified.get(pk, 0), *changed.get(pk, (0, [])))
                 for pk in batch
                 if pk in older
-            ]
+            ],
         )
 
 
@@ -56,23 +58,6 @@ def _just_older():
     return SyntologySnapshot.objects.filter(
         leaderboard=OuterRef("leaderboard"), read_at__lt=OuterRef("read_at")
     ).order_by("-read_at")
-
-
-def _update(values):
-    """UPDATE the stored comparisons, one plain statement a snapshot sent together
-    (bulk_update's CASE expression is slow on SQLite; see ingest.tables._update)."""
-    if not values:
-        return
-    fields = [SyntologySnapshot._meta.get_field(name) for name in STORED]
-    quote = connection.ops.quote_name
-    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
-    sql = f"UPDATE {quote(SyntologySnapshot._meta.db_table)} SET {assignments} WHERE id = %s"
-    rows = [row[:-1] for row in values]
-    with connection.cursor() as cursor:
-        cursor.executemany(
-            sql,
-            [[*row, value[-1]] for row, value in zip(prepared(fields, rows), values, strict=True)],
-        )
 
 
 def forget_comparisons(snapshot):
@@ -172,8 +157,22 @@ def _verification_saved(sender, instance, **kwargs):
     forget_comparisons(instance.snapshot_id)
 
 
+def _snapshot_deleted(sender, instance, **kwargs):
+    # The snapshots compared with it had their comparisons cleared (on_delete of
+    # compared_with): stored again now, against the one now just older, or every view
+    # of the history would compare them again.
+    store_comparisons(
+        SyntologySnapshot.objects.filter(
+            leaderboard_id=instance.leaderboard_id, changed_rows__isnull=True
+        ).values_list("pk", flat=True)
+    )
+
+
 def connect_signals():
     # Loads insert verifications without signals; a save is a hand's edit of counters.
     post_save.connect(
         _verification_saved, sender=RowVerification, dispatch_uid="snapshot-comparisons"
+    )
+    post_delete.connect(
+        _snapshot_deleted, sender=SyntologySnapshot, dispatch_uid="snapshot-deleted"
     )

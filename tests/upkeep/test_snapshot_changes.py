@@ -126,8 +126,13 @@ def test_the_page_reads_no_verification_when_each_comparison_is_stored(
 def test_a_deleted_snapshot_leaves_the_next_compared_with_the_one_before(client, versions):
     first, moved, duplicate, values = versions
     moved.delete()
-    assert SyntologySnapshot.objects.get(pk=duplicate.pk).changed_rows is None
-    steps = client.get(HISTORY_JSON).json()["snapshots"]["items"]
+    # Stored again against the one now before it: the page compares nothing itself.
+    again = SyntologySnapshot.objects.get(pk=duplicate.pk)
+    assert (again.compared_with_id, again.changed_rows is not None) == (first.pk, True)
+    table = RowVerification._meta.db_table
+    with CaptureQueriesContext(connection) as queries:
+        steps = client.get(HISTORY_JSON).json()["snapshots"]["items"]
+    assert not [query for query in queries if table in query["sql"]]
     rows, changed = counter_changes([duplicate.pk], [(duplicate.pk, first.pk)])
     total, changes = changed[duplicate.pk]
     assert steps[1]["previous_read_at"] == first.read_at_text
